@@ -1,0 +1,30 @@
+"""The baseline bot."""
+
+from __future__ import annotations
+
+import random
+
+from tikigames.core.action import Action
+from tikigames.core.observation import Observation
+
+__all__ = ["RandomBot"]
+
+
+class RandomBot:
+    """Plays a uniformly random legal action.
+
+    >>> import random, tikigames
+    >>> game = tikigames.load("tiki_topple")
+    >>> state = tikigames.play(game, [RandomBot(), RandomBot()], seed=1)
+    >>> state.is_terminal()
+    True
+    """
+
+    def act(self, obs: Observation, rng: random.Random) -> Action:
+        legal = obs.legal_actions()
+        if not legal:
+            raise ValueError("RandomBot was asked to act when it has no legal action")
+        return legal[rng.randrange(len(legal))]
+
+    def __repr__(self) -> str:
+        return "RandomBot()"

@@ -1,0 +1,115 @@
+"""Actions: ints that print as their notation, built once per game in an :class:`ActionTable`.
+
+An action is its id (an ``int`` in ``range(game.num_distinct_actions)``) and compares, hashes and
+indexes as that int. Each game subclasses :class:`Action` to carry the decoded fields its rules
+engine needs (a card, a square, a piece), so applying an action never parses anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Generic, TypeVar
+
+from tikigames.core.errors import ActionError
+
+__all__ = ["Action", "ActionTable"]
+
+
+class Action(int):
+    """One entry of a game's action table: an ``int`` id whose ``str()`` is the canonical notation.
+
+    ``hidden`` is the text shown to a player who may not see the action's hidden part (for
+    example ``"secret ?"``); it is ``None`` for actions that are always public.
+    """
+
+    text: str
+    hidden: str | None
+
+    def __new__(cls, action_id: int, text: str, hidden: str | None = None) -> Action:
+        self = super().__new__(cls, action_id)
+        self.text = text
+        self.hidden = hidden
+        return self
+
+    def __init__(self, action_id: int, text: str, hidden: str | None = None) -> None:
+        # Fields are set in __new__; subclasses set their own decoded fields after construction.
+        pass
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({int(self)}, {self.text!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), int(self), dict(self.__dict__)))
+
+
+def _rebuild(cls: type[Action], action_id: int, fields: dict[str, object]) -> Action:
+    action = int.__new__(cls, action_id)
+    action.__dict__.update(fields)
+    return action
+
+
+A = TypeVar("A", bound=Action)
+
+
+def normalize_text(text: str) -> str:
+    """The lookup key of a notation text: case folded, outer whitespace stripped, inner runs of
+    whitespace collapsed to one space."""
+    return " ".join(text.split()).lower()
+
+
+class ActionTable(Generic[A]):
+    """Every action of a game, in id order, with a dictionary from notation to action.
+
+    Args:
+        actions: the actions; ``actions[i]`` must have id ``i``.
+        aliases: extra accepted spellings (normalised text to action), e.g. ``J=10:start@0``.
+        normalize: turns user text into a lookup key; the default folds case and whitespace.
+    """
+
+    __slots__ = ("_by_text", "_normalize", "actions")
+
+    def __init__(
+        self,
+        actions: Sequence[A],
+        aliases: Mapping[str, A] | None = None,
+        normalize: Callable[[str], str] = normalize_text,
+    ) -> None:
+        for index, action in enumerate(actions):
+            if int(action) != index:
+                raise AssertionError(f"action {action.text!r} has id {int(action)}, not {index}")
+        self.actions: tuple[A, ...] = tuple(actions)
+        self._normalize = normalize
+        by_text: dict[str, A] = {}
+        for action in self.actions:
+            key = normalize(action.text)
+            if key in by_text:
+                raise AssertionError(f"two actions are written {action.text!r}")
+            by_text[key] = action
+        for text, action in (aliases or {}).items():
+            by_text.setdefault(normalize(text), action)
+        self._by_text = by_text
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def __getitem__(self, action_id: int) -> A:
+        return self.actions[action_id]
+
+    def __iter__(self) -> Iterator[A]:
+        return iter(self.actions)
+
+    def parse(self, text: object) -> A:
+        """The action written ``text`` (case and surrounding whitespace ignored).
+
+        Raises:
+            ActionError: ``text`` is not a string or names no action of the table.
+        """
+        if not isinstance(text, str):
+            raise ActionError(f"notation must be a string, not {type(text).__name__}")
+        action = self._by_text.get(self._normalize(text))
+        if action is None:
+            raise ActionError(f"{text!r} is not an action of this game")
+        return action

@@ -1,0 +1,93 @@
+"""Game options: declared once per game, validated by :func:`tikigames.load`.
+
+A game declares a tuple of :class:`Option`; ``load`` checks every given value (type — a bool is
+never an int —, range, choices), fills in defaults (a default may depend on options already
+resolved, e.g. Tiki Topple's ``rounds`` on ``players``) and raises :class:`OptionError` naming the
+option at the first problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import attrs
+
+from tikigames.core.errors import OptionError
+
+__all__ = ["Option", "resolve_options"]
+
+OptionValue = int | bool | str | None
+DefaultFn = Callable[[Mapping[str, OptionValue]], OptionValue]
+
+
+@attrs.frozen
+class Option:
+    """One option of a game.
+
+    Attributes:
+        name: the keyword accepted by ``load``.
+        kind: ``int``, ``bool`` or ``str``.
+        default: the value when the option is not given, or a function of the options declared
+            before it.
+        doc: one line for the docs and ``tikigames list``.
+        minimum, maximum: inclusive bounds for ``int`` options.
+        choices: the allowed values, when they are a short list.
+        allow_none: whether ``None`` is a value (e.g. "no limit").
+    """
+
+    name: str
+    kind: type
+    default: OptionValue | DefaultFn
+    doc: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[OptionValue, ...] | None = None
+    allow_none: bool = False
+
+    def validate(self, value: object) -> OptionValue:
+        """``value`` if it is acceptable, else :class:`OptionError` naming the option."""
+        if value is None:
+            if self.allow_none:
+                return None
+            raise OptionError(f"option {self.name!r} cannot be None")
+        if type(value) is not self.kind:  # exact: a bool is not an int
+            raise OptionError(
+                f"option {self.name!r} must be {self.kind.__name__}"
+                f"{' or None' if self.allow_none else ''}, not {type(value).__name__} {value!r}"
+            )
+        assert isinstance(value, (int, str))
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise OptionError(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+        if isinstance(value, int) and not isinstance(value, bool):
+            if self.minimum is not None and value < self.minimum:
+                raise OptionError(f"option {self.name!r} must be >= {self.minimum}, not {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise OptionError(f"option {self.name!r} must be <= {self.maximum}, not {value}")
+        return value
+
+    def describe_default(self) -> str:
+        """The default as the docs show it."""
+        if callable(self.default):
+            return "depends on other options"
+        return repr(self.default)
+
+
+def resolve_options(
+    game_name: str, specs: Sequence[Option], given: Mapping[str, object]
+) -> dict[str, OptionValue]:
+    """Every option's value, in declaration order: the given ones validated, the rest defaulted."""
+    known = {spec.name for spec in specs}
+    for name in given:
+        if name not in known:
+            allowed = ", ".join(sorted(known)) or "none"
+            raise OptionError(f"{game_name} has no option {name!r} (options: {allowed})")
+    resolved: dict[str, OptionValue] = {}
+    for spec in specs:
+        if spec.name in given:
+            resolved[spec.name] = spec.validate(given[spec.name])
+        elif callable(spec.default):
+            resolved[spec.name] = spec.default(resolved)
+        else:
+            resolved[spec.name] = spec.default
+    return resolved

@@ -1,0 +1,80 @@
+"""Checks shared by every loader of untrusted JSON-like data.
+
+Loading never evaluates, unpickles or trusts its input: each field is type-checked here and every
+failure is an :class:`InvalidStateError` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tikigames.core.errors import InvalidStateError
+
+__all__ = [
+    "MAX_HISTORY",
+    "STATE_FORMAT",
+    "check_fields",
+    "expect_int",
+    "expect_object",
+    "expect_str",
+    "expect_str_list",
+]
+
+STATE_FORMAT = "tikigames/1"
+#: Longer histories are refused before anything is replayed.
+MAX_HISTORY = 100_000
+
+
+def expect_object(data: object, what: str) -> Mapping[str, Any]:
+    """``data`` if it is a JSON object (a mapping with string keys)."""
+    if not isinstance(data, Mapping):
+        raise InvalidStateError(f"{what} must be a JSON object, not {type(data).__name__}")
+    for key in data:
+        if not isinstance(key, str):
+            raise InvalidStateError(f"{what} has a non-string key {key!r}")
+    return data
+
+
+def check_fields(
+    data: Mapping[str, Any], what: str, required: frozenset[str], optional: frozenset[str]
+) -> None:
+    """Every required key is present and no key is unknown."""
+    for key in required:
+        if key not in data:
+            raise InvalidStateError(f"{what} has no {key!r} field")
+    for key in data:
+        if key not in required and key not in optional:
+            raise InvalidStateError(f"{what} has an unknown field {key!r}")
+
+
+def expect_str(value: object, field: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidStateError(f"{field!r} must be a string, not {type(value).__name__}")
+    return value
+
+
+def expect_int(
+    value: object, field: str, low: int, high: int, allow_none: bool = False
+) -> int | None:
+    """An int (not a bool) in ``low..high``, or ``None`` when allowed."""
+    if value is None and allow_none:
+        return None
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidStateError(
+            f"{field!r} must be an int in {low}..{high}{' or null' if allow_none else ''},"
+            f" not {value!r}"[:200]
+        )
+    return value
+
+
+def expect_str_list(value: object, field: str, max_length: int = MAX_HISTORY) -> list[str]:
+    """A list of strings of at most ``max_length`` items."""
+    if not isinstance(value, list):
+        raise InvalidStateError(f"{field!r} must be a list, not {type(value).__name__}")
+    if len(value) > max_length:
+        raise InvalidStateError(f"{field!r} has {len(value)} items; at most {max_length} allowed")
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            raise InvalidStateError(f"{field}[{index}] must be a string, not {type(item).__name__}")
+    return value

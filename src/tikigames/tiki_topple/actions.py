@@ -1,0 +1,93 @@
+"""Tiki Topple's action table (1360 ids, stable across releases).
+
+======  ==========================  =========================================
+ids     kind                        text
+======  ==========================  =========================================
+0–8     Tiki Up 1 on tiki 0–8       ``up1 nani`` … ``up1 eepo``
+9–17    Tiki Up 2                   ``up2 {tiki}``
+18–26   Tiki Up 3                   ``up3 {tiki}``
+27–35   Tiki Topple                 ``topple {tiki}``
+36      Tiki Toast                  ``toast``
+37–1332 chance: a line setup        ``line t1,…,t9`` (the 1296 group-respecting lines)
+1333–   chance: a secret card       ``secret 0`` … ``secret 26``
+======  ==========================  =========================================
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from tikigames.core.action import Action, ActionTable
+from tikigames.tiki_topple.data import CARD_NAMES, GROUPS, NUM_SECRETS, TIKIS, TOAST, TOPPLE
+
+#: Action kinds beyond the five cards (``UP1`` … ``TOAST`` are 0–4).
+LINE, SECRET = 5, 6
+
+LINE_BASE = 37
+SECRET_BASE = LINE_BASE + 1296
+
+
+class TikiToppleAction(Action):
+    """A Tiki Topple action with its decoded fields.
+
+    Attributes:
+        kind: a card (``UP1`` … ``TOAST``), ``LINE`` or ``SECRET``.
+        tiki: the tiki moved by an Up or Topple card, else −1.
+        line: the line of a setup outcome (tiki ids, top first), else ``()``.
+        card: the secret card of a deal outcome, else −1.
+    """
+
+    kind: int
+    tiki: int
+    line: tuple[int, ...]
+    card: int
+
+
+def _action(
+    action_id: int,
+    text: str,
+    kind: int,
+    tiki: int = -1,
+    line: tuple[int, ...] = (),
+    card: int = -1,
+    hidden: str | None = None,
+) -> TikiToppleAction:
+    action = TikiToppleAction(action_id, text, hidden)
+    action.kind = kind
+    action.tiki = tiki
+    action.line = line
+    action.card = card
+    return action
+
+
+def all_lines() -> list[tuple[int, ...]]:
+    """The 1296 setup lines in id order: group order, then the order inside each group."""
+    lines = []
+    for first, second, third in permutations(GROUPS):
+        for a in permutations(first):
+            for b in permutations(second):
+                for c in permutations(third):
+                    lines.append(a + b + c)
+    return lines
+
+
+def build_table() -> ActionTable[TikiToppleAction]:
+    actions: list[TikiToppleAction] = []
+    for kind in range(TOPPLE + 1):
+        for tiki, name in enumerate(TIKIS):
+            actions.append(_action(len(actions), f"{CARD_NAMES[kind]} {name}", kind, tiki=tiki))
+    actions.append(_action(len(actions), "toast", TOAST))
+    for line in all_lines():
+        text = "line " + ",".join(TIKIS[tiki] for tiki in line)
+        actions.append(_action(len(actions), text, LINE, line=line))
+    for card in range(NUM_SECRETS):
+        actions.append(
+            _action(len(actions), f"secret {card}", SECRET, card=card, hidden="secret ?")
+        )
+    return ActionTable(actions, normalize=_normalize)
+
+
+def _normalize(text: str) -> str:
+    """Case and whitespace folded; spaces around the commas of a line ignored."""
+    folded = " ".join(text.split()).lower()
+    return folded.replace(" ,", ",").replace(", ", ",")

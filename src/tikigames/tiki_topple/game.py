@@ -1,0 +1,94 @@
+"""The Tiki Topple game: options and wiring."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from tikigames.core.action import ActionTable
+from tikigames.core.errors import OptionError
+from tikigames.core.game import Game
+from tikigames.core.observation import Observation
+from tikigames.core.options import Option, OptionValue
+from tikigames.core.registry import register
+from tikigames.tiki_topple.actions import TikiToppleAction, build_table
+from tikigames.tiki_topple.observation import TikiToppleObservation
+from tikigames.tiki_topple.resample import resample
+from tikigames.tiki_topple.state import TikiToppleState
+
+__all__ = ["TikiTopple"]
+
+_DEFAULT_ROUNDS = {2: 4, 3: 3, 4: 4}
+
+
+@register
+class TikiTopple(Game[TikiToppleState]):
+    """Tiki Topple for 2–4 players: steer your secret tikis to the top of the line.
+
+    >>> import tikigames
+    >>> game = tikigames.load("tiki_topple", players=4)
+    >>> game.options
+    {'players': 4, 'rounds': 4, 'first_player': 0, 'topple_bottom_allowed': True, \
+'tiebreak_rounds': 3, 'target_score': None}
+    >>> game.num_distinct_actions
+    1360
+    """
+
+    name = "tiki_topple"
+    title = "Tiki Topple"
+    state_class = TikiToppleState
+    observation_class = TikiToppleObservation
+    option_specs = (
+        Option("players", int, 2, "number of players", minimum=2, maximum=4),
+        Option(
+            "rounds",
+            int,
+            lambda options: _DEFAULT_ROUNDS[options["players"]],  # type: ignore[index]
+            "rounds in a game (default 4 with 2 players, 3 with 3, 4 with 4)",
+            minimum=1,
+        ),
+        Option("first_player", int, 0, "the seat that starts round 1", minimum=0, maximum=3),
+        Option(
+            "topple_bottom_allowed",
+            bool,
+            True,
+            "whether Tiki Topple may target the tiki already at the bottom (a no-op)",
+        ),
+        Option(
+            "tiebreak_rounds",
+            int,
+            3,
+            "extra rounds at most, played by the tied leaders only",
+            minimum=0,
+        ),
+        Option(
+            "target_score",
+            int,
+            None,
+            "older edition: end after the first round in which a total reaches this",
+            minimum=1,
+            allow_none=True,
+        ),
+    )
+
+    def _check_options(self, options: Mapping[str, OptionValue]) -> None:
+        players, first = options["players"], options["first_player"]
+        assert isinstance(players, int) and isinstance(first, int)
+        if first >= players:
+            raise OptionError(f"option 'first_player' must be < players ({players}), not {first}")
+
+    def _table_key(self) -> tuple[()]:
+        return ()  # the same table for every option
+
+    def _build_table(self) -> ActionTable[TikiToppleAction]:
+        return build_table()
+
+    @property
+    def num_players(self) -> int:
+        players = self._options["players"]
+        assert isinstance(players, int)
+        return players
+
+    def _resample(self, obs: Observation, rng: random.Random) -> TikiToppleState:
+        assert isinstance(obs, TikiToppleObservation)
+        return resample(self, obs, rng)

@@ -1,0 +1,357 @@
+"""Tiki Topple's rules engine.
+
+A round is: a chance outcome for the line, one chance outcome per secret card (dealt in seat
+order to the players in the round), then one card per turn until a Toast leaves three tikis or
+every hand is empty. Turn-by-turn changes are undone from small records; the rare round
+transitions (a new line, a round's end) are undone from a snapshot of the round fields.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tikigames.core.constants import CHANCE, TERMINAL
+from tikigames.core.state import State
+from tikigames.tiki_topple.actions import LINE, LINE_BASE, SECRET, SECRET_BASE, TikiToppleAction
+from tikigames.tiki_topple.data import (
+    ALL_SECRETS,
+    NUM_SECRETS,
+    NUM_TIKIS,
+    TIKIS,
+    TOAST,
+    TOPPLE,
+    full_hand,
+    score_card,
+)
+
+if TYPE_CHECKING:
+    from tikigames.tiki_topple.game import TikiTopple
+    from tikigames.tiki_topple.observation import TikiToppleObservation
+
+__all__ = ["TikiToppleState"]
+
+# Phases.
+_LINE, _SECRET, _PLAY, _OVER = range(4)
+
+#: The line keeps this many tikis after the Toast that ends a round.
+_FINAL_LINE = 3
+
+
+class TikiToppleState(State[TikiToppleAction]):
+    """A Tiki Topple position. See the game's docs page for the rules and the notation."""
+
+    __slots__ = (
+        "_deal",
+        "_deck",
+        "_hands",
+        "_left",
+        "_line",
+        "_phase",
+        "_player",
+        "_players",
+        "_prev_cards",
+        "_removed",
+        "_round",
+        "_round_cards",
+        "_round_points",
+        "_scores",
+        "_seats",
+        "_secrets",
+        "_starter",
+        "_tiebreaks",
+        "_topple_bottom",
+        "_winners",
+    )
+
+    def __init__(self, game: TikiTopple) -> None:
+        super().__init__(game)
+        options = game.options
+        self._players: int = game.num_players
+        self._topple_bottom = bool(options["topple_bottom_allowed"])
+        n = self._players
+        self._phase = _LINE
+        self._line: list[int] = list(range(NUM_TIKIS))
+        self._removed: list[int] = []
+        self._hands: list[list[int]] = [[0] * 5 for _ in range(n)]
+        self._left: list[int] = [0] * n
+        self._player = -1
+        self._round = 1
+        self._tiebreaks = 0
+        first = options["first_player"]
+        assert isinstance(first, int)
+        self._starter = first
+        self._seats: tuple[int, ...] = tuple(range(n))
+        self._secrets: list[int] = [-1] * n
+        self._deal = 0
+        self._deck = ALL_SECRETS
+        self._prev_cards = 0
+        self._scores: list[int] = [0] * n
+        #: Per finished round: each seat's secret card (−1 for a seat that sat out).
+        self._round_cards: list[tuple[int, ...]] = []
+        #: Per finished round: each seat's points.
+        self._round_points: list[tuple[int, ...]] = []
+        self._winners: tuple[int, ...] = ()
+
+    # ----------------------------------------------------------------- queries
+
+    def current_player(self) -> int:
+        phase = self._phase
+        if phase == _PLAY:
+            return self._player
+        return CHANCE if phase != _OVER else TERMINAL
+
+    def _generate_legal(self) -> list[TikiToppleAction]:
+        phase = self._phase
+        actions = self._actions
+        if phase == _PLAY:
+            hand = self._hands[self._player]
+            line = self._line
+            ids: list[int] = []
+            for kind in (0, 1, 2):
+                if hand[kind]:
+                    base = kind * NUM_TIKIS
+                    ids.extend(base + tiki for tiki in line[kind + 1 :])
+            if hand[TOPPLE]:
+                base = TOPPLE * NUM_TIKIS
+                toppled = line if self._topple_bottom else line[:-1]
+                ids.extend(base + tiki for tiki in toppled)
+            ids.sort()
+            legal = [actions[i] for i in ids]
+            if hand[TOAST] and self._left[self._player] != sum(self._full_hand()):
+                legal.append(actions[TOAST * NUM_TIKIS])
+            return legal
+        if phase == _OVER:
+            return []
+        return [action for action, _ in self.chance_outcomes()]
+
+    def chance_outcomes(self) -> list[tuple[TikiToppleAction, float]]:
+        phase = self._phase
+        actions = self._actions
+        if phase == _LINE:
+            p = 1.0 / 1296
+            return [(actions[LINE_BASE + i], p) for i in range(1296)]
+        if phase == _SECRET:
+            deck = self._deck
+            cards = [card for card in range(NUM_SECRETS) if deck >> card & 1]
+            p = 1.0 / len(cards)
+            return [(actions[SECRET_BASE + card], p) for card in cards]
+        return []
+
+    def _viewer(self, action: TikiToppleAction) -> int | None:
+        # Only secret cards have a hidden part: the seat being dealt sees it.
+        return self._seats[self._deal] if self._phase == _SECRET else None
+
+    def _full_hand(self) -> tuple[int, int, int, int, int]:
+        return full_hand(len(self._seats))
+
+    def scores(self) -> list[int]:
+        """Each player's game total so far (rounds already finished)."""
+        return self._scores.copy()
+
+    def round_scores(self) -> list[list[int]]:
+        """Each finished round's points per player (0 for a player who sat it out)."""
+        return [list(points) for points in self._round_points]
+
+    def line(self) -> list[str]:
+        """The tikis still in the line, top first (before the first setup: the group order)."""
+        return [TIKIS[tiki] for tiki in self._line]
+
+    def returns(self) -> list[float]:
+        if self._phase != _OVER:
+            return [0.0] * self._players
+        winners = self._winners
+        if len(winners) == self._players:
+            return [0.0] * self._players
+        return [1.0 if seat in winners else -1.0 for seat in range(self._players)]
+
+    # ----------------------------------------------------------------- apply / undo
+
+    def _do(self, action: TikiToppleAction) -> None:
+        kind = action.kind
+        if kind <= TOPPLE:
+            line = self._line
+            tiki = action.tiki
+            position = line.index(tiki)
+            del line[position]
+            if kind == TOPPLE:
+                line.append(tiki)
+            else:
+                line.insert(position - kind - 1, tiki)
+            self._play_card(kind, position)
+        elif kind == TOAST:
+            self._removed.append(self._line.pop())
+            self._play_card(kind, -1)
+        elif kind == SECRET:
+            seat = self._seats[self._deal]
+            self._undo.append(self._deck)
+            self._deck &= ~(1 << action.card)
+            self._secrets[seat] = action.card
+            self._deal += 1
+            if self._deal == len(self._seats):
+                self._phase = _PLAY
+                self._player = self._starter
+        else:
+            self._undo.append(self._snapshot())
+            self._start_round(action.line)
+
+    def _play_card(self, kind: int, position: int) -> None:
+        player = self._player
+        self._hands[player][kind] -= 1
+        self._left[player] -= 1
+        if (kind == TOAST and len(self._line) == _FINAL_LINE) or not any(self._left):
+            self._undo.append((kind, position, self._snapshot()))
+            self._end_round()
+        else:
+            self._undo.append((kind, position, None))
+            seats = self._seats
+            self._player = seats[(seats.index(player) + 1) % len(seats)]
+
+    def _undo_last(self, action: TikiToppleAction) -> None:
+        record = self._undo.pop()
+        kind = action.kind
+        if kind == LINE:
+            self._restore(record)
+        elif kind == SECRET:
+            self._deal -= 1
+            self._deck = record
+            self._secrets[self._seats[self._deal]] = -1
+            self._phase = _SECRET
+            self._player = -1
+        else:
+            _, position, snapshot = record
+            if snapshot is not None:
+                self._restore(snapshot)
+            else:
+                seats = self._seats
+                self._player = seats[(seats.index(self._player) - 1) % len(seats)]
+            player = self._player
+            self._hands[player][kind] += 1
+            self._left[player] += 1
+            line = self._line
+            if kind == TOAST:
+                line.append(self._removed.pop())
+            elif kind == TOPPLE:
+                line.insert(position, line.pop())
+            else:
+                tiki = action.tiki
+                line.remove(tiki)
+                line.insert(position, tiki)
+
+    def _start_round(self, line: tuple[int, ...]) -> None:
+        """A setup outcome: the new line, fresh hands, and the deck ready for the deal."""
+        self._line = list(line)
+        self._removed = []
+        hand = self._full_hand()
+        for seat in range(self._players):
+            playing = seat in self._seats
+            self._hands[seat] = list(hand) if playing else [0] * 5
+            self._left[seat] = sum(hand) if playing else 0
+        self._secrets = [-1] * self._players
+        self._deal = 0
+        if bin(self._deck).count("1") < len(self._seats):
+            self._deck = ALL_SECRETS & ~self._prev_cards
+        self._phase = _SECRET
+
+    def _end_round(self) -> None:
+        """Score the round, then start the next one, a tiebreak, or end the game."""
+        n = self._players
+        points = [0] * n
+        for seat in self._seats:
+            points[seat] = score_card(self._secrets[seat], self._line)
+            self._scores[seat] += points[seat]
+        self._round_cards.append(tuple(self._secrets))
+        self._round_points.append(tuple(points))
+        self._prev_cards = sum(1 << card for card in self._secrets if card >= 0)
+        game_options = self._game.options
+        target = game_options["target_score"]
+        if self._tiebreaks or len(self._seats) < n:
+            deciding = True
+        elif target is None:
+            rounds = game_options["rounds"]
+            assert isinstance(rounds, int)
+            deciding = self._round >= rounds
+        else:
+            assert isinstance(target, int)
+            deciding = max(self._scores) >= target
+        self._round += 1
+        self._player = -1
+        if not deciding:
+            self._seats = tuple(range(n))
+            self._starter = (self._starter + 1) % n
+            self._phase = _LINE
+            return
+        best = max(self._scores)
+        tied = tuple(seat for seat in range(n) if self._scores[seat] == best)
+        limit = game_options["tiebreak_rounds"]
+        assert isinstance(limit, int)
+        if len(tied) == 1 or self._tiebreaks >= limit:
+            self._winners = tied
+            self._phase = _OVER
+            self._round -= 1
+            return
+        self._tiebreaks += 1
+        self._seats = tied
+        self._starter = min(tied, key=lambda seat: (seat - self._starter - 1) % n)
+        self._phase = _LINE
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            self._phase, self._line.copy(), self._removed.copy(),
+            [hand.copy() for hand in self._hands], self._left.copy(), self._player,
+            self._round, self._tiebreaks, self._starter, self._seats, self._secrets.copy(),
+            self._deal, self._deck, self._prev_cards, self._scores.copy(),
+            len(self._round_cards), self._winners,
+        )  # fmt: skip
+
+    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+        (
+            self._phase, self._line, self._removed, self._hands, self._left, self._player,
+            self._round, self._tiebreaks, self._starter, self._seats, self._secrets,
+            self._deal, self._deck, self._prev_cards, self._scores, finished, self._winners,
+        ) = snapshot  # fmt: skip
+        del self._round_cards[finished:]
+        del self._round_points[finished:]
+
+    # ----------------------------------------------------------------- copies and identity
+
+    def _copy_into(self, new: TikiToppleState) -> None:
+        new._players = self._players
+        new._topple_bottom = self._topple_bottom
+        new._phase = self._phase
+        new._line = self._line.copy()
+        new._removed = self._removed.copy()
+        new._hands = [hand.copy() for hand in self._hands]
+        new._left = self._left.copy()
+        new._player = self._player
+        new._round = self._round
+        new._tiebreaks = self._tiebreaks
+        new._starter = self._starter
+        new._seats = self._seats
+        new._secrets = self._secrets.copy()
+        new._deal = self._deal
+        new._deck = self._deck
+        new._prev_cards = self._prev_cards
+        new._scores = self._scores.copy()
+        new._round_cards = self._round_cards.copy()
+        new._round_points = self._round_points.copy()
+        new._winners = self._winners
+
+    def _position_key(self) -> tuple[Any, ...]:
+        return (
+            self._phase, tuple(self._line), tuple(self._removed),
+            tuple(map(tuple, self._hands)), self._player, self._round, self._tiebreaks,
+            self._starter, self._seats, tuple(self._secrets), self._deal, self._deck,
+            self._prev_cards, tuple(self._scores), tuple(self._round_cards), self._winners,
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- views
+
+    def observation(self, player: int | None) -> TikiToppleObservation:
+        from tikigames.tiki_topple.observation import observe
+
+        return observe(self, self._check_player(player))
+
+    def __str__(self) -> str:
+        from tikigames.tiki_topple.render import render_state
+
+        return render_state(self)

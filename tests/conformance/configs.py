@@ -1,0 +1,20 @@
+"""The option sets the conformance suite runs each game with.
+
+A game missing here runs with its defaults only. ``MAX_STEPS`` caps the random walks of the
+suite (games that are long at random get a lower cap, still deep enough to reach their phases).
+"""
+
+from typing import Any
+
+CONFIGS: dict[str, list[dict[str, Any]]] = {
+    "tiki_topple": [
+        {},
+        {"players": 4},
+        {"players": 3, "target_score": 20, "topple_bottom_allowed": False, "first_player": 2},
+    ],
+}
+
+MAX_STEPS: dict[str, int] = {
+    "tiki_topple": 200,
+}
+DEFAULT_MAX_STEPS = 200
