@@ -111,5 +111,6 @@ class ActionTable(Generic[A]):
             raise ActionError(f"notation must be a string, not {type(text).__name__}")
         action = self._by_text.get(self._normalize(text))
         if action is None:
-            raise ActionError(f"{text!r} is not an action of this game")
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise ActionError(f"{shown!r} is not an action of this game")
         return action

@@ -18,14 +18,7 @@ __all__ = ["play", "sample_chance"]
 
 def sample_chance(state: State[Any], rng: random.Random) -> Any:
     """Draw a chance outcome of ``state`` with its probability, using ``rng``."""
-    outcomes = state.chance_outcomes()
-    threshold = rng.random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if threshold < total:
-            return action
-    return outcomes[-1][0]
+    return state._sample_chance(rng)
 
 
 def play(

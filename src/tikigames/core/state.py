@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from random import Random
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tikigames.core.action import Action
@@ -58,6 +59,7 @@ class State(ABC, Generic[A]):
         "_history",
         "_legal",
         "_legal_set",
+        "_legal_stack",
         "_undo",
         "_views",
     )
@@ -73,6 +75,9 @@ class State(ABC, Generic[A]):
         self._undo: list[Any] = []
         self._legal: list[A] | None = None
         self._legal_set: frozenset[A] | None = None
+        #: The legal-action caches of the positions before each applied action, so that an
+        #: undo restores them and apply/undo loops never regenerate the moves of a position.
+        self._legal_stack: list[tuple[list[A] | None, frozenset[A] | None]] = []
         self._hash: int | None = None
 
     # ----------------------------------------------------------------- game hooks
@@ -88,6 +93,18 @@ class State(ABC, Generic[A]):
     def chance_outcomes(self) -> list[tuple[A, float]]:
         """``(outcome, probability)`` pairs sorted by id at a chance node, else ``[]``."""
         return []
+
+    def _sample_chance(self, rng: Random) -> A:
+        """A chance outcome drawn with its probability (a game may override this with a faster
+        draw of the same distribution, e.g. for a large uniform one)."""
+        outcomes = self.chance_outcomes()
+        threshold = rng.random()
+        total = 0.0
+        for action, probability in outcomes:
+            total += probability
+            if threshold < total:
+                return action
+        return outcomes[-1][0]
 
     def _viewer(self, action: A) -> int | None:
         """For an action with a hidden part: the seat that would see all of it if it were
@@ -228,6 +245,7 @@ class State(ABC, Generic[A]):
                 view.append(action.text if seat == viewer else hidden)
         self._do(action)
         self._history.append(action)
+        self._legal_stack.append((self._legal, self._legal_set))
         self._legal = None
         self._legal_set = None
         self._hash = None
@@ -244,8 +262,7 @@ class State(ABC, Generic[A]):
         for view in self._views:
             view.pop()
         self._undo_last(action)
-        self._legal = None
-        self._legal_set = None
+        self._legal, self._legal_set = self._legal_stack.pop()
         self._hash = None
         return action
 
@@ -293,6 +310,7 @@ class State(ABC, Generic[A]):
         new._undo = self._undo.copy()
         new._legal = self._legal
         new._legal_set = self._legal_set
+        new._legal_stack = self._legal_stack.copy()
         new._hash = self._hash
         self._copy_into(new)
         return new

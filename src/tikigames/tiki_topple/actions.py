@@ -24,7 +24,8 @@ from tikigames.tiki_topple.data import CARD_NAMES, GROUPS, NUM_SECRETS, TIKIS, T
 LINE, SECRET = 5, 6
 
 LINE_BASE = 37
-SECRET_BASE = LINE_BASE + 1296
+NUM_LINES = 1296
+SECRET_BASE = LINE_BASE + NUM_LINES
 
 
 class TikiToppleAction(Action):

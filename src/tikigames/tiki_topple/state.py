@@ -8,11 +8,19 @@ transitions (a new line, a round's end) are undone from a snapshot of the round 
 
 from __future__ import annotations
 
+from random import Random
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.state import State
-from tikigames.tiki_topple.actions import LINE, LINE_BASE, SECRET, SECRET_BASE, TikiToppleAction
+from tikigames.tiki_topple.actions import (
+    LINE,
+    LINE_BASE,
+    NUM_LINES,
+    SECRET,
+    SECRET_BASE,
+    TikiToppleAction,
+)
 from tikigames.tiki_topple.data import (
     ALL_SECRETS,
     NUM_SECRETS,
@@ -120,6 +128,8 @@ class TikiToppleState(State[TikiToppleAction]):
             if hand[TOAST] and self._left[self._player] != sum(self._full_hand()):
                 legal.append(actions[TOAST * NUM_TIKIS])
             return legal
+        if phase == _LINE:
+            return list(self._actions[LINE_BASE:SECRET_BASE])
         if phase == _OVER:
             return []
         return [action for action, _ in self.chance_outcomes()]
@@ -128,14 +138,21 @@ class TikiToppleState(State[TikiToppleAction]):
         phase = self._phase
         actions = self._actions
         if phase == _LINE:
-            p = 1.0 / 1296
-            return [(actions[LINE_BASE + i], p) for i in range(1296)]
+            return [(actions[LINE_BASE + i], 1.0 / NUM_LINES) for i in range(NUM_LINES)]
         if phase == _SECRET:
             deck = self._deck
             cards = [card for card in range(NUM_SECRETS) if deck >> card & 1]
             p = 1.0 / len(cards)
             return [(actions[SECRET_BASE + card], p) for card in cards]
         return []
+
+    def _sample_chance(self, rng: Random) -> TikiToppleAction:
+        # Both chance events are uniform: draw an index instead of scanning the outcomes.
+        if self._phase == _LINE:
+            return self._actions[LINE_BASE + rng.randrange(NUM_LINES)]
+        deck = self._deck
+        cards = [card for card in range(NUM_SECRETS) if deck >> card & 1]
+        return self._actions[SECRET_BASE + cards[rng.randrange(len(cards))]]
 
     def _viewer(self, action: TikiToppleAction) -> int | None:
         # Only secret cards have a hidden part: the seat being dealt sees it.

@@ -1,0 +1,143 @@
+"""The library-wide contract: errors, options, loading, JSON from hostile input, play."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import pytest
+
+import tikigames
+from tikigames import (
+    ActionError,
+    IllegalActionError,
+    InvalidStateError,
+    OptionError,
+    TikiGamesError,
+    UndoError,
+)
+from tikigames.bots import Bot, RandomBot
+
+
+def test_error_hierarchy() -> None:
+    for error in (OptionError, ActionError, IllegalActionError, InvalidStateError):
+        assert issubclass(error, TikiGamesError) and issubclass(error, ValueError)
+    assert issubclass(IllegalActionError, ActionError)
+    assert issubclass(UndoError, TikiGamesError) and issubclass(UndoError, IndexError)
+
+
+def test_games_and_constants() -> None:
+    assert "tiki_topple" in tikigames.GAMES
+    assert list(tikigames.GAMES) == sorted(tikigames.GAMES)
+    assert tikigames.CHANCE == -1 and tikigames.TERMINAL == -4
+    for name in tikigames.GAMES:
+        game = tikigames.load(name)
+        assert game.name == name
+        assert isinstance(game.options, dict) and game.options == tikigames.load(name).options
+        assert game == tikigames.load(name, **game.options)
+        assert hash(game) == hash(tikigames.load(name))
+        assert eval(repr(game), {"tikigames": tikigames}) == game
+
+
+def test_load_rejects_bad_names() -> None:
+    for bad in ("chess", "TIKI_TOPPLE", "", None, 3):
+        with pytest.raises(OptionError):
+            tikigames.load(bad)  # type: ignore[arg-type]
+
+
+def test_actions_are_ints_that_print_as_notation() -> None:
+    game = tikigames.load("tiki_topple")
+    action = game.action(9)
+    assert action == 9 and isinstance(action, int) and str(action) == "up2 nani"
+    assert repr(action) == "TikiToppleAction(9, 'up2 nani')"
+    assert pickle.loads(pickle.dumps(action)) == action
+    assert str(pickle.loads(pickle.dumps(action))) == "up2 nani"
+    for bad in (-1, 1360, "9", 9.0, True):
+        with pytest.raises(ActionError):
+            game.action(bad)  # type: ignore[arg-type]
+
+
+def test_state_from_json_hostile_inputs_never_raise_anything_else() -> None:
+    good = tikigames.load("tiki_topple").new_initial_state().to_json()
+    hostile = [
+        {**good, "history": [[]]},
+        {**good, "history": [None]},
+        {**good, "options": {"players": "2"}},
+        {**good, "options": {"players": 2.0}},
+        {**good, "options": {"players": True}},
+        {**good, "options": {"players": 10**100}},
+        {**good, "options": None},
+        {**good, "game": ["tiki_topple"]},
+        {**good, "game": "x" * 1_000_000},
+        {**good, "format": None},
+        {1: 2},
+        {"format": "tikigames/1"},
+        {**good, "history": ["line " + "nani," * 100_000]},
+        {**good, "history": ["toast"] * 100_001},
+        {**good, "history": good["history"] + ["toast"]},
+    ]
+    for data in hostile:
+        with pytest.raises(InvalidStateError) as raised:
+            tikigames.state_from_json(data)
+        assert len(str(raised.value)) < 400
+
+
+def test_json_error_names_the_index_of_the_bad_action() -> None:
+    rng = random.Random(0)
+    state = tikigames.load("tiki_topple").new_initial_state()
+    for _ in range(10):
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    data = state.to_json()
+    data["history"][6] = "line nani,wikiwiki,huhu,lokahi,akamai,nui,hookipa,kapu,eepo"
+    with pytest.raises(InvalidStateError, match=r"history\[6\]"):
+        tikigames.state_from_json(data)
+    data["history"][6] = "not notation"
+    with pytest.raises(InvalidStateError, match=r"history\[6\]"):
+        tikigames.state_from_json(data)
+
+
+def test_json_options_must_match_the_game() -> None:
+    data = tikigames.load("tiki_topple", players=3).new_initial_state().to_json()
+    with pytest.raises(InvalidStateError, match="options"):
+        tikigames.load("tiki_topple").state_from_json(data)
+    del data["options"]  # missing options take their defaults
+    assert tikigames.load("tiki_topple").state_from_json(data).game.num_players == 2
+    data["position"] = "anything: ignored"
+    assert tikigames.state_from_json(json.loads(json.dumps(data))).history() == []
+
+
+def test_play_is_reproducible_and_checks_bots() -> None:
+    game = tikigames.load("tiki_topple", players=3)
+    bots = [RandomBot(), RandomBot(), RandomBot()]
+    assert all(isinstance(bot, Bot) for bot in bots)
+    a = tikigames.play(game, bots, seed=5)
+    b = tikigames.play(game, bots, seed=5)
+    assert a.is_terminal() and a.history() == b.history()
+    c = tikigames.play(game, bots, seed=6)
+    assert c.history() != a.history()
+    short = tikigames.play(game, bots, seed=5, max_actions=10)
+    assert short.history() == a.history()[:10]
+    with pytest.raises(ValueError):
+        tikigames.play(game, bots[:2])
+
+    class Cheater:
+        def act(self, obs: tikigames.Observation, rng: random.Random) -> tikigames.Action:
+            return obs.game.action(36)  # a Toast, illegal on a first turn
+
+    with pytest.raises(IllegalActionError):
+        tikigames.play(game, [Cheater(), Cheater(), Cheater()], seed=1)
+
+
+def test_bots_receive_observations_only() -> None:
+    seen: list[object] = []
+
+    class Spy:
+        def act(self, obs: tikigames.Observation, rng: random.Random) -> tikigames.Action:
+            seen.append(obs)
+            return obs.legal_actions()[0]
+
+    tikigames.play(tikigames.load("tiki_topple"), [Spy(), Spy()], seed=2)
+    assert seen and all(type(o).__name__.endswith("Observation") for o in seen)
+    assert not any(isinstance(o, tikigames.State) for o in seen)
