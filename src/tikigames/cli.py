@@ -84,13 +84,17 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         if kind != "human" and kind not in BOTS:
             raise OptionError(f"unknown player {kind!r}; use human or {', '.join(BOTS)}")
     game = _load_for_players(args.game, len(kinds), args.option or [])
-    bots: dict[int, Bot] = {seat: BOTS[kind]() for seat, kind in enumerate(kinds) if kind != "human"}
+    bots: dict[int, Bot] = {
+        seat: BOTS[kind]() for seat, kind in enumerate(kinds) if kind != "human"
+    }
     humans = [seat for seat, kind in enumerate(kinds) if kind == "human"]
     rng = random.Random(args.seed)
     state = game.new_initial_state()
     viewer = humans[0] if len(humans) == 1 else None
     last_human: int | None = None
-    print(f"{game.title}: " + ", ".join(f"player {s} {k}" for s, k in enumerate(kinds)), file=stdout)
+    print(
+        f"{game.title}: " + ", ".join(f"player {s} {k}" for s, k in enumerate(kinds)), file=stdout
+    )
     while not state.is_terminal():
         player = state.current_player()
         if player < 0:
@@ -123,7 +127,9 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 state.apply_action(state.parse_action(text))
                 break
             except ActionError as error:
-                print(f"Not accepted: {error}. Type one of the legal actions, or quit.", file=stdout)
+                print(
+                    f"Not accepted: {error}. Type one of the legal actions, or quit.", file=stdout
+                )
     if len(humans) > 1:
         stdout.write(_CLEAR)
     print("\nGame over.\n" + str(state), file=stdout)

@@ -29,7 +29,9 @@ def test_own_secret_card_only() -> None:
         obs = state.observation(seat)
         assert obs.secret == card
         shown = [text for text in obs.history if text.startswith("secret")]
-        assert shown == [f"secret {c}" if s == seat else "secret ?" for s, c in enumerate((4, 9, 20))]
+        assert shown == [
+            f"secret {c}" if s == seat else "secret ?" for s, c in enumerate((4, 9, 20))
+        ]
         for other in (4, 9, 20):
             if other != card:
                 assert f"#{other + 1} " not in str(obs)

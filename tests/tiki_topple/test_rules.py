@@ -56,7 +56,11 @@ def test_secret_deck_table() -> None:
     assert len(SECRET_CARDS) == 27 and len(set(SECRET_CARDS)) == 27
     for card in SECRET_CARDS:
         # One tiki of each group per card.
-        assert sorted(next(g for g, grp in enumerate(GROUPS) if t in grp) for t in card) == [0, 1, 2]
+        assert sorted(next(g for g, grp in enumerate(GROUPS) if t in grp) for t in card) == [
+            0,
+            1,
+            2,
+        ]
     for slot in range(3):
         assert Counter(card[slot] for card in SECRET_CARDS) == {t: 3 for t in range(9)}
     names = {i + 1: tuple(TIKIS[t] for t in card) for i, card in enumerate(SECRET_CARDS)}
@@ -102,7 +106,9 @@ def test_secret_cards_dealt_in_seat_order_uniformly() -> None:
     play(state, GROUP_LINE)
     for seat, card in enumerate((5, 9, 20)):
         assert state.is_chance_node()
-        assert state.action_to_string(state.parse_action(f"secret {card}"), seat) == f"secret {card}"
+        assert (
+            state.action_to_string(state.parse_action(f"secret {card}"), seat) == f"secret {card}"
+        )
         outcomes = state.chance_outcomes()
         assert len(outcomes) == 27 - seat
         assert all(p == pytest.approx(1 / (27 - seat)) for _, p in outcomes)

@@ -13,7 +13,8 @@ __all__ = ["RandomBot"]
 class RandomBot:
     """Plays a uniformly random legal action.
 
-    >>> import random, tikigames
+    >>> import tikigames
+    >>> from tikigames.bots import RandomBot
     >>> game = tikigames.load("tiki_topple")
     >>> state = tikigames.play(game, [RandomBot(), RandomBot()], seed=1)
     >>> state.is_terminal()

@@ -1,0 +1,31 @@
+"""Sphinx configuration: built in CI with ``-W`` (warnings are errors) and its doctests run."""
+
+from __future__ import annotations
+
+import tikigames
+
+project = "tikigames"
+author = "tikigames developers"
+copyright = "2026, tikigames developers"
+release = tikigames.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.doctest",
+    "sphinx.ext.viewcode",
+]
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autodoc_default_options = {"members": True, "undoc-members": False}
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+napoleon_use_ivar = True
+doctest_test_doctest_blocks = "default"
+doctest_global_setup = "import random, json, tikigames"
+
+html_theme = "furo"
+html_title = f"tikigames {release}"
+html_static_path: list[str] = []
+exclude_patterns = ["_build"]
