@@ -77,7 +77,7 @@ def _apply_undo(game: Game[Any], rng: random.Random, seconds: float) -> float:
 
 def _into_game(game: Game[Any], rng: random.Random) -> State[Any]:
     while True:
-        state = game.new_initial_state()
+        state: State[Any] = game.new_initial_state()
         for _ in range(_INTO_GAME):
             if state.is_terminal():
                 break
