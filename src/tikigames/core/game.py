@@ -203,11 +203,21 @@ class Game(ABC, Generic[S]):
         knowledge = self.observation_class._knowledge_from_json(self, obj)
         claimed = self.observation_class._claimed(self, player, current, history, knowledge)
         try:
-            state = self._resample(claimed, random.Random(0))
+            sample = self._resample(claimed, random.Random(0))
         except TikiGamesError as error:
             raise InvalidStateError(f"inconsistent observation: {error}") from None
         except (ValueError, LookupError, TypeError, AttributeError) as error:
             raise InvalidStateError(f"inconsistent observation: {error!r}") from None
+        # A resampler may replay without legality checks (it trusts observations the library
+        # made); claimed data is not trusted, so the sample's history is replayed with checks.
+        state = self.new_initial_state()
+        for index, action in enumerate(sample.history()):
+            try:
+                state.apply_action(action)
+            except ActionError as error:
+                raise InvalidStateError(
+                    f"inconsistent observation: history[{index}]: {error}"
+                ) from None
         real = state.observation(player)
         expected = real.to_json()
         for key, value in expected.items():

@@ -55,7 +55,7 @@ def resample(game: TikiTopple, obs: TikiToppleObservation, rng: random.Random) -
                     action = state._actions[SECRET_BASE + rng.choice(cards)]
             else:
                 action = table.parse(text)
-            state.apply_action(action)
+            state._apply(action)  # trusted: Game.observation_from_json re-checks claimed data
         except ActionError as error:
             raise InvalidStateError(f"history[{index}]: {error}") from None
     return state
