@@ -147,7 +147,6 @@ def test_apply_undo_restores_everything(
         expected = snapshot(earlier)
         for action in earlier.legal_actions()[:40]:
             earlier.apply_action(action)
-            assert earlier != tikigames.load(name, **options).new_initial_state() or True
             earlier.undo_action()
         assert snapshot(earlier) == expected
 

@@ -141,3 +141,21 @@ def test_bots_receive_observations_only() -> None:
     tikigames.play(tikigames.load("tiki_topple"), [Spy(), Spy()], seed=2)
     assert seen and all(type(o).__name__.endswith("Observation") for o in seen)
     assert not any(isinstance(o, tikigames.State) for o in seen)
+
+
+def test_integer_types_other_than_int_are_accepted_by_value() -> None:
+    class Id:
+        """An integer-like id (as numpy's integers are)."""
+
+        def __init__(self, value: int) -> None:
+            self.value = value
+
+        def __index__(self) -> int:
+            return self.value
+
+    state = tikigames.load("tiki_topple").new_initial_state()
+    first = state.legal_actions()[0]
+    state.apply_action(Id(int(first)))  # type: ignore[arg-type]
+    assert state.history() == [first]
+    with pytest.raises(ActionError):
+        state.apply_action(Id(10**6))  # type: ignore[arg-type]

@@ -23,6 +23,7 @@ hash per state version.
 
 from __future__ import annotations
 
+import operator
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from random import Random
@@ -183,10 +184,15 @@ class State(ABC, Generic[A]):
         """The table's action for ``action`` (an action of this game or its int id)."""
         kind = type(action)
         if kind is not int and kind is not self._action_type:
-            raise ActionError(
-                f"an action of {self._game.name} is an int or a {self._action_type.__name__},"
-                f" not {kind.__name__} {action!r}"
-            )
+            # Other integer types (e.g. numpy's) are accepted by value; bools and other games'
+            # actions are not actions of this game.
+            if isinstance(action, (bool, Action)) or not hasattr(kind, "__index__"):
+                raise ActionError(
+                    f"an action of {self._game.name} is an int or a {self._action_type.__name__},"
+                    f" not {kind.__name__} {action!r}"[:200]
+                )
+            action = operator.index(action)  # type: ignore[arg-type]
+            kind = int
         assert isinstance(action, int)
         if not 0 <= action < len(self._actions):
             raise ActionError(
