@@ -8,7 +8,9 @@ engine needs (a card, a square, a piece), so applying an action never parses any
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
+
+from typing_extensions import Self
 
 from tikigames.core.errors import ActionError
 
@@ -34,6 +36,13 @@ class Action(int):
     def __init__(self, action_id: int, text: str, hidden: str | None = None) -> None:
         # Fields are set in __new__; subclasses set their own decoded fields after construction.
         pass
+
+    @classmethod
+    def build(cls, action_id: int, text: str, hidden: str | None = None, **fields: Any) -> Self:
+        """A table entry with its decoded ``fields`` (the attributes a game's rules read)."""
+        action = cls(action_id, text, hidden)
+        action.__dict__.update(fields)
+        return action
 
     def __str__(self) -> str:
         return self.text

@@ -7,13 +7,16 @@ fields, so two states a player cannot tell apart give equal observations.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from typing_extensions import Self
 
 from tikigames.core.action import Action
 
 if TYPE_CHECKING:
     from tikigames.core.game import Game
+    from tikigames.core.state import State
 
 __all__ = ["OBSERVATION_FORMAT", "Observation"]
 
@@ -43,19 +46,28 @@ class Observation:
         player: int | None,
         current_player: int,
         history: tuple[str, ...],
-        legal: list[Action] | None = None,
+        legal: Sequence[Action] | None = None,
         **fields: Any,
     ) -> None:
         self.game = game
         self.player = player
         self.current_player = current_player
         self.history = history
-        self._legal: list[Action] = legal if legal is not None else []
+        self._legal: list[Action] = list(legal) if legal is not None else []
         self._hash: int | None = None
         for name in self._fields:
             setattr(self, name, fields.pop(name))
         if fields:
             raise TypeError(f"unexpected observation fields {sorted(fields)}")
+
+    @classmethod
+    def of(cls, state: State[Any], player: int | None, **fields: Any) -> Self:
+        """The observation of ``player`` in ``state``: the common fields are taken from the
+        state (whose turn, the history as ``player`` saw it, the legal actions when it is
+        ``player``'s turn); ``fields`` are the game's own."""
+        current = state.current_player()
+        legal = state.legal_actions() if player is not None and current == player else None
+        return cls(state.game, player, current, state._seen(player), legal, **fields)
 
     def legal_actions(self) -> list[Action]:
         """The observer's legal actions when it is their turn, else ``[]``."""

@@ -16,6 +16,7 @@ ids     kind                        text
 from __future__ import annotations
 
 from itertools import permutations
+from typing import Any
 
 from tikigames.core.action import Action, ActionTable
 from tikigames.tiki_topple.data import CARD_NAMES, GROUPS, NUM_SECRETS, TIKIS, TOAST, TOPPLE
@@ -44,21 +45,10 @@ class TikiToppleAction(Action):
     card: int
 
 
-def _action(
-    action_id: int,
-    text: str,
-    kind: int,
-    tiki: int = -1,
-    line: tuple[int, ...] = (),
-    card: int = -1,
-    hidden: str | None = None,
-) -> TikiToppleAction:
-    action = TikiToppleAction(action_id, text, hidden)
-    action.kind = kind
-    action.tiki = tiki
-    action.line = line
-    action.card = card
-    return action
+def _action(action_id: int, text: str, kind: int, **fields: Any) -> TikiToppleAction:
+    defaults: dict[str, Any] = {"tiki": -1, "line": (), "card": -1}
+    hidden = "secret ?" if kind == SECRET else None
+    return TikiToppleAction.build(action_id, text, hidden, kind=kind, **{**defaults, **fields})
 
 
 def all_lines() -> list[tuple[int, ...]]:
@@ -82,9 +72,7 @@ def build_table() -> ActionTable[TikiToppleAction]:
         text = "line " + ",".join(TIKIS[tiki] for tiki in line)
         actions.append(_action(len(actions), text, LINE, line=line))
     for card in range(NUM_SECRETS):
-        actions.append(
-            _action(len(actions), f"secret {card}", SECRET, card=card, hidden="secret ?")
-        )
+        actions.append(_action(len(actions), f"secret {card}", SECRET, card=card))
     return ActionTable(actions, normalize=_normalize)
 
 

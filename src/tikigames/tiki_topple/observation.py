@@ -88,14 +88,9 @@ class TikiToppleObservation(Observation):
 def observe(state: TikiToppleState, player: int | None) -> TikiToppleObservation:
     """``player``'s observation of ``state``."""
     secret = state._secrets[player] if player is not None else -1
-    current = state.current_player()
-    legal = state.legal_actions() if player is not None and current == player else None
-    return TikiToppleObservation(
-        state.game,
+    return TikiToppleObservation.of(
+        state,
         player,
-        current,
-        state._seen(player),
-        legal,  # type: ignore[arg-type]
         round=state._round,
         starter=state._starter,
         seats=state._seats,
