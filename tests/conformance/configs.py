@@ -12,9 +12,11 @@ CONFIGS: dict[str, list[dict[str, Any]]] = {
         {"players": 4},
         {"players": 3, "target_score": 20, "topple_bottom_allowed": False, "first_player": 2},
     ],
+    "tactiki": [{}, {"strict_statue": True, "max_turns": 40}, {"max_turns": None}],
 }
 
 MAX_STEPS: dict[str, int] = {
     "tiki_topple": 200,
+    "tactiki": 160,
 }
 DEFAULT_MAX_STEPS = 200

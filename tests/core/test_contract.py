@@ -159,3 +159,18 @@ def test_integer_types_other_than_int_are_accepted_by_value() -> None:
     assert state.history() == [first]
     with pytest.raises(ActionError):
         state.apply_action(Id(10**6))  # type: ignore[arg-type]
+
+
+def test_unpickled_states_and_actions_work_with_the_original_tables() -> None:
+    game = tikigames.load("tiki_topple")
+    state = tikigames.play(game, [RandomBot(), RandomBot()], seed=3, max_actions=20)
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy == state
+    copy.apply_action(copy.legal_actions()[0])  # the copy uses the game's own table
+    copy.apply_action(copy.parse_action(str(copy.legal_actions()[-1])))
+    # An action pickled on its own (as a bot in a worker process returns it) is accepted.
+    action = pickle.loads(pickle.dumps(state.legal_actions()[0]))
+    assert action is not state.legal_actions()[0]
+    state.apply_action(action)
+    obs = pickle.loads(pickle.dumps(state.observation(state.current_player())))
+    state.apply_action(obs.legal_actions()[0])

@@ -199,7 +199,8 @@ class State(ABC, Generic[A]):
                 f"{self._game.name} has action ids 0..{len(self._actions) - 1}, not {int(action)}"
             )
         entry = self._actions[action]
-        if kind is not int and entry is not action:
+        if kind is not int and entry is not action and entry.text != action.text:  # type: ignore[attr-defined]
+            # An unpickled action is a copy of the table's entry (same id and text): accepted.
             raise ActionError(f"{action!r} belongs to a {self._game.name} game with other options")
         return entry
 
@@ -346,3 +347,14 @@ class State(ABC, Generic[A]):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} after {len(self._history)} actions>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as the game and the action ids, rebuilt by a trusted replay: small, and the
+        # rebuilt state holds the game's own action table.
+        return (_rebuild, (self._game, [int(action) for action in self._history]))
+
+
+def _rebuild(game: Game[Any], history: list[int]) -> State[Any]:
+    state: State[Any] = game.new_initial_state()
+    state._replay([state._actions[action] for action in history])
+    return state

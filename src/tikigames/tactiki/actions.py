@@ -1,0 +1,164 @@
+"""TacTiki's action table (181 ids, stable across releases) and the move geometry built on it.
+
+=======  =====================================  ===============================
+ids      kind                                   text
+=======  =====================================  ===============================
+0–49     setup placement: start field × rank    ``1@a1`` … ``5@e1``, ``1@a5`` … ``5@e5``
+50–129   single move: from square, then to      ``a1-b1``, ``a1-a2``, … ``e5-e4``, ``e5-d5``
+130–179  reincarnation: start field × rank      ``1*a1`` … ``5*e5``
+180      pass                                   ``pass``
+=======  =====================================  ===============================
+
+Placements and reincarnations list the start fields a1…e1 then a5…e5, each with ranks 1–5;
+moves are ordered by their from square (a1, b1, …, e5) and then by their to square. The actions
+are built once, when the module is imported, so the per-square move lists below hold the very
+objects of the table and legal-move generation allocates nothing but the result list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from tikigames.core.action import Action, ActionTable
+from tikigames.tactiki.data import (
+    FORWARD,
+    NUM_SQUARES,
+    ON_START,
+    RANKS,
+    SIZE,
+    SQUARE_NAMES,
+    START_SQUARES,
+)
+
+# Action kinds.
+PLACE: Final = 0
+MOVE: Final = 1
+REINCARNATE: Final = 2
+PASS: Final = 3
+
+MOVE_BASE: Final = 50
+REINCARNATE_BASE: Final = 130
+PASS_ID: Final = 180
+
+
+class TacTikiAction(Action):
+    """A TacTiki action with its decoded fields.
+
+    Attributes:
+        kind: ``PLACE``, ``MOVE``, ``REINCARNATE`` or ``PASS``.
+        square: the start field of a placement or reincarnation, or a move's from square; −1
+            for a pass.
+        target: a move's to square, else −1.
+        rank: the rank placed or reincarnated, else 0.
+        owner: the player a placement or reincarnation belongs to (by its start row), else −1.
+    """
+
+    kind: int
+    square: int
+    target: int
+    rank: int
+    owner: int
+
+
+def _neighbours(square: int) -> list[int]:
+    """The orthogonal neighbours of ``square``, in ascending order."""
+    row, file = divmod(square, SIZE)
+    out = []
+    if row > 0:
+        out.append(square - SIZE)
+    if file > 0:
+        out.append(square - 1)
+    if file < SIZE - 1:
+        out.append(square + 1)
+    if row < SIZE - 1:
+        out.append(square + SIZE)
+    return out
+
+
+def _putting(kind: int, sign: str) -> Iterator[tuple[str, str | None, dict[str, int]]]:
+    """The placements (``@``) or reincarnations (``*``): each start field, each rank."""
+    for owner, squares in enumerate(START_SQUARES):
+        for square in squares:
+            name = SQUARE_NAMES[square]
+            fields = {"kind": kind, "square": square, "owner": owner}
+            for rank in RANKS:
+                yield f"{rank}{sign}{name}", f"?{sign}{name}", {**fields, "rank": rank}
+
+
+def _specs() -> Iterator[tuple[str, str | None, dict[str, int]]]:
+    """Every action's text, hidden text and decoded fields, in id order."""
+    yield from _putting(PLACE, "@")
+    for square in range(NUM_SQUARES):
+        for target in _neighbours(square):
+            text = f"{SQUARE_NAMES[square]}-{SQUARE_NAMES[target]}"
+            yield text, None, {"kind": MOVE, "square": square, "target": target}
+    yield from _putting(REINCARNATE, "*")
+    yield "pass", None, {"kind": PASS}
+
+
+_DEFAULTS = {"square": -1, "target": -1, "rank": 0, "owner": -1}
+ACTIONS: Final = tuple(
+    TacTikiAction.build(action_id, text, hidden, **{**_DEFAULTS, **fields})
+    for action_id, (text, hidden, fields) in enumerate(_specs())
+)
+assert ACTIONS[MOVE_BASE].kind == MOVE and ACTIONS[REINCARNATE_BASE].kind == REINCARNATE
+assert ACTIONS[PASS_ID].kind == PASS and len(ACTIONS) == PASS_ID + 1
+
+
+def _by_square_and_rank(kind: int) -> dict[int, tuple[TacTikiAction, ...]]:
+    """Start field → the actions of ``kind`` putting a piece there, indexed by rank − 1."""
+    grid: dict[int, list[TacTikiAction]] = {}
+    for action in ACTIONS:
+        if action.kind == kind:
+            grid.setdefault(action.square, []).append(action)
+    return {square: tuple(row) for square, row in grid.items()}
+
+
+#: ``PLACEMENTS[square][rank - 1]`` / ``REINCARNATIONS[square][rank - 1]``: the action putting a
+#: piece of ``rank`` on start field ``square``.
+PLACEMENTS: Final = _by_square_and_rank(PLACE)
+REINCARNATIONS: Final = _by_square_and_rank(REINCARNATE)
+PASS_ACTION: Final = ACTIONS[PASS_ID]
+
+
+def _moves_for(player: int) -> tuple[tuple[tuple[TacTikiAction, int, bool], ...], ...]:
+    """Per square, the moves ``player`` may make from it by geometry (rules 2 and 3): one step
+    forward, left or right, never from an opponent's start field. Each entry is ``(action, to,
+    guarded)``; ``guarded`` marks a target on the player's own start row, which rule 4 closes
+    while the opponent's piece is on top there."""
+    opponent = 1 - player
+    out = []
+    for square in range(NUM_SQUARES):
+        moves = []
+        if not ON_START[opponent][square]:
+            allowed = {square + FORWARD[player]}
+            if square % SIZE > 0:
+                allowed.add(square - 1)
+            if square % SIZE < SIZE - 1:
+                allowed.add(square + 1)
+            for action in ACTIONS[MOVE_BASE:REINCARNATE_BASE]:
+                if action.square == square and action.target in allowed:
+                    moves.append((action, action.target, ON_START[player][action.target]))
+        out.append(tuple(moves))
+    return tuple(out)
+
+
+#: ``MOVES[player][square]``: see ``_moves_for``; entries are in id order.
+MOVES: Final = (_moves_for(0), _moves_for(1))
+
+#: The hidden texts players see for the other side's placements and reincarnations
+#: (``?@b1``, ``?*c1``), mapped to ``(kind, square)``; they are not actions.
+HIDDEN_TEXTS: Final = {
+    action.hidden: (action.kind, action.square) for action in ACTIONS if action.hidden is not None
+}
+
+
+def _normalize(text: str) -> str:
+    """Case folded and every space removed (``B1 - B2`` reads as ``b1-b2``)."""
+    return "".join(text.split()).lower()
+
+
+def build_table() -> ActionTable[TacTikiAction]:
+    """The action table over the prebuilt actions."""
+    return ActionTable(ACTIONS, normalize=_normalize)

@@ -1,0 +1,122 @@
+"""What a TacTiki player knows: every move, the owner and order of every piece, every rank a
+battle revealed, and their own ranks — but not the ranks the opponent chose in the setup or in a
+reincarnation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from tikigames.core.errors import InvalidStateError
+from tikigames.core.observation import Observation
+from tikigames.core.serialization import MAX_HISTORY, expect_int
+from tikigames.tactiki.data import PIECES_PER_PLAYER, RANKS, REVEALED, rank_of
+
+if TYPE_CHECKING:
+    from tikigames.core.game import Game
+    from tikigames.tactiki.state import TacTikiState
+
+__all__ = ["Piece", "TacTikiObservation", "observe"]
+
+#: A piece as an observer sees it: ``(owner, rank or None if unknown, revealed to both)``.
+Piece = tuple[int, int | None, bool]
+
+
+class TacTikiObservation(Observation):
+    """A TacTiki observation.
+
+    Attributes:
+        board: 25 columns, in the order a1, b1, …, e1, a2, …, e5; each a tuple of pieces bottom
+            to top, each piece ``(owner, rank, revealed)``: ``rank`` is ``None`` where the
+            observer does not know it, ``revealed`` whether a battle showed it to both players.
+        pool_sizes: the number of defeated pieces in each player's pool.
+        pools: per player, the ranks that may be in the pool, sorted: the observer's own pool
+            exactly; of another pool every rank defeated less the ranks of reincarnated pieces
+            revealed since — it holds ``pool_sizes[p]`` of them (all of them when the lengths
+            agree).
+        battles: one entry per attack, ``(history index, ranks)``: the attacker's rank, then
+            each defender's rank in the order met (the results follow from the strength rule).
+        turns: the number of finished turns.
+        second_move: whether the player to move is making the second move of a turn.
+        passes: consecutive passes so far (two end the game).
+        winner: the seat that built a statue, else ``None``.
+    """
+
+    __slots__ = (
+        "board",
+        "pool_sizes",
+        "pools",
+        "battles",
+        "turns",
+        "second_move",
+        "passes",
+        "winner",
+    )
+    _fields = __slots__
+
+    board: tuple[tuple[Piece, ...], ...]
+    pool_sizes: tuple[int, int]
+    pools: tuple[tuple[int, ...], tuple[int, ...]]
+    battles: tuple[tuple[int, tuple[int, ...]], ...]
+    turns: int
+    second_move: bool
+    passes: int
+    winner: int | None
+
+    @classmethod
+    def _knowledge_from_json(cls, game: Game[Any], data: Mapping[str, Any]) -> dict[str, Any]:
+        battles = data["battles"]
+        if not isinstance(battles, list) or len(battles) > MAX_HISTORY:
+            raise InvalidStateError("'battles' must be a list of [index, [ranks]]")
+        parsed = []
+        for index, entry in enumerate(battles):
+            field = f"battles[{index}]"
+            if not isinstance(entry, list) or len(entry) != 2:
+                raise InvalidStateError(f"{field!r} must be [history index, [ranks]]")
+            at = expect_int(entry[0], field, 0, MAX_HISTORY)
+            ranks = entry[1]
+            if not isinstance(ranks, list) or not 2 <= len(ranks) <= 2 * PIECES_PER_PLAYER:
+                raise InvalidStateError(f"{field!r} must list the ranks of a battle")
+            parsed.append((at, tuple(expect_int(rank, field, 1, 5) for rank in ranks)))
+        return {"battles": tuple(parsed)}
+
+    def __str__(self) -> str:
+        from tikigames.tactiki.render import render_observation
+
+        return render_observation(self)
+
+
+def _piece_views(viewer: int | None) -> tuple[Piece, ...]:
+    """Every piece code (0–63) as ``viewer`` sees it."""
+    views = []
+    for code in range(64):
+        owner, revealed = code & 1, bool(code & REVEALED)
+        known = revealed or owner == viewer
+        views.append((owner, rank_of(code) if known else None, revealed))
+    return tuple(views)
+
+
+#: Piece views for seat 0, seat 1 and the spectator (index −1).
+_VIEWS = (_piece_views(0), _piece_views(1), _piece_views(None))
+
+
+def _ranks(table: list[int], seat: int) -> tuple[int, ...]:
+    return tuple(r for r in RANKS for _ in range(table[6 * seat + r]))
+
+
+def observe(state: TacTikiState, player: int | None) -> TacTikiObservation:
+    """``player``'s observation of ``state`` (``None``: a spectator)."""
+    view = _VIEWS[-1 if player is None else player]
+    pool, candidates = state._pool, state._candidates
+    return TacTikiObservation.of(
+        state,
+        player,
+        board=tuple(tuple(map(view.__getitem__, column)) for column in state._board),
+        pool_sizes=(pool[0], pool[6]),
+        pools=tuple(_ranks(pool if seat == player else candidates, seat) for seat in (0, 1)),
+        battles=tuple(state._battles),
+        turns=state._turns,
+        second_move=state.is_second_move(),
+        passes=state._passes,
+        winner=state.winner(),
+    )

@@ -1,0 +1,264 @@
+"""Resampling a TacTiki state from an observation.
+
+The hidden parts of a history are the ranks of the placements and reincarnations the observer did
+not make (both players' for a spectator); everything else — every move, every rank a battle
+revealed, every defeat — is public. ``resample`` draws the hidden ranks **uniformly among all
+the hidden histories consistent with the observation**:
+
+1. *Follow the pieces.* The public history is replayed on a board of piece identities (one per
+   placement or reincarnation). A battle's revealed ranks fix the ranks of the pieces it met and
+   decide which of them are defeated; each defeat adds a known rank to its owner's pool.
+2. *Draw the setup ranks.* A player's placements must use each rank at most twice (exactly twice
+   once the setup is over); the revealed ones are fixed. The free ranks are drawn by first
+   choosing how many of each rank (each count vector weighted by its number of orderings) and
+   then a random order: every consistent sequence is equally likely.
+3. *Draw the reincarnation ranks.* Each must be in the pool at its moment, which depends on the
+   earlier choices, so the consistent sequences are counted by dynamic programming over the pool's
+   contents and drawn forwards in proportion to the number of completions. Drawing each rank
+   uniformly from the pool would over-weight the sequences with fewer later options.
+
+The setup and the reincarnations constrain each other in nothing (the pool only ever holds
+defeated, hence revealed, ranks), and nor do the two players, so the product of these uniform
+draws is uniform over the consistent histories. The result is replayed through the rules engine,
+which checks it, and its battle log compared with the observation's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from math import factorial
+from typing import TYPE_CHECKING
+
+from tikigames.core.errors import ActionError, InvalidStateError
+from tikigames.tactiki.actions import (
+    HIDDEN_TEXTS,
+    MOVE,
+    PLACE,
+    PLACEMENTS,
+    REINCARNATE,
+    REINCARNATIONS,
+    TacTikiAction,
+)
+from tikigames.tactiki.data import COPIES, NUM_SQUARES, ON_START, RANKS, outcome
+
+if TYPE_CHECKING:
+    from tikigames.tactiki.game import TacTiki
+    from tikigames.tactiki.observation import TacTikiObservation
+    from tikigames.tactiki.state import TacTikiState
+
+__all__ = ["resample", "uniform_reincarnations", "uniform_setup"]
+
+#: A pool event: ``(rank, None)`` a defeated piece of ``rank`` joins the pool; ``(0, piece)`` a
+#: reincarnation takes ``piece`` (whose rank may be known or not) out of it.
+Event = tuple[int, int | None]
+
+
+class _Pieces:
+    """Step 1: the public history replayed on a board of piece identities."""
+
+    def __init__(self) -> None:
+        self.owner: list[int] = []
+        #: Each piece's rank, 0 while unknown.
+        self.rank: list[int] = []
+        self.board: list[list[int]] = [[] for _ in range(NUM_SQUARES)]
+        #: Per player: the pieces of its placements, in order.
+        self.placed: tuple[list[int], list[int]] = ([], [])
+        #: Per player: its pool's events, in order.
+        self.events: tuple[list[Event], list[Event]] = ([], [])
+        #: History index → the piece a placement or reincarnation put on the board.
+        self.created: dict[int, int] = {}
+
+    def fix(self, piece: int, rank: int) -> None:
+        if self.rank[piece] not in (0, rank):
+            raise InvalidStateError(f"a piece is revealed as both {self.rank[piece]} and {rank}")
+        self.rank[piece] = rank
+
+    def put(self, index: int, kind: int, square: int, rank: int) -> None:
+        owner = 0 if ON_START[0][square] else 1
+        piece = len(self.owner)
+        self.owner.append(owner)
+        self.rank.append(rank)
+        self.board[square].append(piece)
+        self.created[index] = piece
+        if kind == PLACE:
+            self.placed[owner].append(piece)
+        else:
+            self.events[owner].append((0, piece))
+
+    def move(self, source: int, target: int, ranks: Sequence[int] | None) -> None:
+        if not self.board[source]:
+            raise InvalidStateError("a move from an empty square")
+        attacker = self.board[source].pop()
+        column = self.board[target]
+        column.append(attacker)
+        if ranks is None:
+            return
+        self.fix(attacker, ranks[0])
+        for position, rank in enumerate(ranks[1:], 2):
+            if len(column) < 2 or self.owner[column[-2]] == self.owner[attacker]:
+                raise InvalidStateError("a battle with no defender")
+            defender = column[-2]
+            self.fix(defender, rank)
+            result = outcome(ranks[0], rank)
+            if result > 0:
+                del column[-2]
+                self.events[self.owner[defender]].append((rank, None))
+                continue
+            if result < 0:
+                column.pop()
+                self.events[self.owner[attacker]].append((ranks[0], None))
+            if position != len(ranks):
+                raise InvalidStateError("a battle goes on after it stopped")
+            break
+
+
+def resample(game: TacTiki, obs: TacTikiObservation, rng: random.Random) -> TacTikiState:
+    """A state drawn from those consistent with ``obs`` (see the module's docstring)."""
+    table = game._table
+    battles = dict(obs.battles)
+    if len(battles) != len(obs.battles):
+        raise InvalidStateError("two battles at one history index")
+    pieces = _Pieces()
+    actions: list[TacTikiAction | None] = []
+    for index, text in enumerate(obs.history):
+        hidden = HIDDEN_TEXTS.get(text)
+        if hidden is not None:
+            kind, square = hidden
+            pieces.put(index, kind, square, 0)
+            actions.append(None)
+            continue
+        try:
+            action = table.parse(text)
+        except ActionError as error:
+            raise InvalidStateError(f"history[{index}]: {error}") from None
+        if action.kind == MOVE:
+            pieces.move(action.square, action.target, battles.pop(index, None))
+        elif action.kind in (PLACE, REINCARNATE):
+            pieces.put(index, action.kind, action.square, action.rank)
+        actions.append(action)
+    if battles:
+        raise InvalidStateError(f"a battle at history index {min(battles)}, which is no move")
+
+    ranks = pieces.rank
+    for seat in (0, 1):
+        placed = pieces.placed[seat]
+        drawn = uniform_setup([ranks[piece] for piece in placed], rng)
+        for piece, rank in zip(placed, drawn, strict=True):
+            ranks[piece] = rank
+        events = pieces.events[seat]
+        known = [(added, None if taken is None else ranks[taken]) for added, taken in events]
+        taken_pieces = [taken for _, taken in events if taken is not None]
+        drawn = uniform_reincarnations(known, rng)
+        for piece, rank in zip(taken_pieces, drawn, strict=True):
+            ranks[piece] = rank
+
+    state: TacTikiState = game.new_initial_state()
+    for index, entry in enumerate(actions):
+        if entry is None:
+            kind, square = HIDDEN_TEXTS[obs.history[index]]
+            rows = PLACEMENTS if kind == PLACE else REINCARNATIONS
+            entry = rows[square][ranks[pieces.created[index]] - 1]
+        state._apply(entry)  # trusted: Game.observation_from_json re-checks claimed data
+    return state
+
+
+def uniform_setup(fixed: Sequence[int], rng: random.Random) -> list[int]:
+    """Ranks for a player's placements, uniform among the sequences that use each rank at most
+    twice and agree with ``fixed`` (a rank, or 0 where free)."""
+    caps = {rank: COPIES for rank in RANKS}
+    for rank in fixed:
+        if rank:
+            caps[rank] -= 1
+            if caps[rank] < 0:
+                raise InvalidStateError(f"more than {COPIES} pieces of rank {rank} placed")
+    free = sum(1 for rank in fixed if not rank)
+    if not free:
+        return list(fixed)
+    caps_vector = tuple(caps[rank] for rank in RANKS)
+    if free == sum(caps_vector):  # a finished setup: the remaining pieces, in some order
+        counts = caps_vector
+    else:
+        # Every count vector of the free ranks, weighted by its number of orderings.
+        vectors: list[tuple[int, ...]] = [()]
+        for cap in caps_vector:
+            vectors = [(*v, n) for v in vectors for n in range(cap + 1)]
+        vectors = [v for v in vectors if sum(v) == free]
+        if not vectors:
+            raise InvalidStateError("more placements than pieces")
+        weights = [factorial(free) // _product_of_factorials(v) for v in vectors]
+        counts = _pick(vectors, weights, rng)
+    drawn = [rank for rank, n in zip(RANKS, counts, strict=True) for _ in range(n)]
+    rng.shuffle(drawn)
+    it = iter(drawn)
+    return [rank or next(it) for rank in fixed]
+
+
+def uniform_reincarnations(
+    events: Sequence[tuple[int, int | None]], rng: random.Random
+) -> list[int]:
+    """The rank of each reincarnation in ``events``, uniform among the consistent sequences.
+
+    ``events`` is a player's pool history: ``(rank, None)`` a defeated piece of ``rank`` joins
+    the pool; ``(0, rank)`` a reincarnation takes a piece out of it — of that rank, or of any rank
+    in the pool when ``rank`` is 0.
+    """
+    if all(added for added, _ in events):
+        return []
+    # Forward: the pools reachable before each event.
+    empty = (0,) * 6
+    layers: list[set[tuple[int, ...]]] = [{empty}]
+    for added, known in events:
+        layer = set()
+        for pool in layers[-1]:
+            for nxt in _after(pool, added, known):
+                layer.add(nxt)
+        layers.append(layer)
+    # Backward: the number of consistent completions from each reachable pool.
+    counts: list[dict[tuple[int, ...], int]] = [{pool: 1 for pool in layers[-1]}]
+    for (added, known), layer in zip(reversed(events), reversed(layers[:-1]), strict=True):
+        later = counts[-1]
+        counts.append({pool: sum(later[n] for n in _after(pool, added, known)) for pool in layer})
+    counts.reverse()
+    if not counts[0][empty]:
+        raise InvalidStateError("a reincarnation of a rank that is not in the pool")
+    # Forward again, each choice in proportion to its completions.
+    chosen = []
+    pool = empty
+    for step, (added, known) in enumerate(events):
+        options = _after(pool, added, known)
+        if not added:
+            weights = [counts[step + 1][n] for n in options]
+            nxt = _pick(options, weights, rng)
+            chosen.append(next(r for r in RANKS if nxt[r] < pool[r]))
+            pool = nxt
+        else:
+            pool = options[0]
+    return chosen
+
+
+def _after(pool: tuple[int, ...], added: int, known: int | None) -> list[tuple[int, ...]]:
+    """The pools an event can leave ``pool`` in."""
+    if added:
+        return [(*pool[:added], pool[added] + 1, *pool[added + 1 :])]
+    ranks = [known] if known else RANKS
+    return [(*pool[:r], pool[r] - 1, *pool[r + 1 :]) for r in ranks if pool[r]]
+
+
+def _product_of_factorials(counts: Sequence[int]) -> int:
+    product = 1
+    for n in counts:
+        product *= factorial(n)
+    return product
+
+
+def _pick(
+    options: Sequence[tuple[int, ...]], weights: Sequence[int], rng: random.Random
+) -> tuple[int, ...]:
+    """One of ``options`` with probability proportional to its (int) weight, exactly."""
+    threshold = rng.randrange(sum(weights))
+    for option, weight in zip(options, weights, strict=True):
+        threshold -= weight
+        if threshold < 0:
+            return option
+    raise AssertionError("unreachable")

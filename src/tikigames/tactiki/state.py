@@ -1,0 +1,391 @@
+"""TacTiki's rules engine.
+
+The board is 25 columns (lists of piece codes, bottom to top; see ``tikigames.tactiki.data``).
+Besides the board the state keeps each player's defeated pool (exact counts), what the public
+knows of each pool (the candidate ranks: every rank defeated, less the ranks of reincarnated
+pieces revealed since), the battle log (the ranks each attack revealed), and the turn counters.
+
+Every action pushes one undo record ``(meta, ...)`` whose ``meta`` holds the counters before it;
+a plain move records only the piece it moved, an attack a copy of the attacked column and of the
+two small pool tables. Records hold tuples only, so clones may share them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tikigames.core.constants import TERMINAL
+from tikigames.core.state import State
+from tikigames.tactiki.actions import (
+    MOVE,
+    MOVES,
+    PASS,
+    PASS_ACTION,
+    PLACE,
+    PLACEMENTS,
+    REINCARNATE,
+    REINCARNATIONS,
+    TacTikiAction,
+)
+from tikigames.tactiki.data import (
+    COPIES,
+    NUM_SQUARES,
+    ON_START,
+    OUTCOME,
+    PIECES_PER_PLAYER,
+    RANKS,
+    REINCARNATED,
+    REVEALED,
+    SQUARES,
+    START_SQUARES,
+    STATUE,
+    rank_of,
+)
+
+if TYPE_CHECKING:
+    from tikigames.tactiki.game import TacTiki
+    from tikigames.tactiki.observation import TacTikiObservation
+
+__all__ = ["TacTikiState"]
+
+# Phases.
+SETUP, PLAY, OVER = range(3)
+#: ``_winner`` once the game ended in a draw (−1 while it goes on).
+DRAW = 2
+#: ``code & _ORIGIN == REINCARNATED``: a reincarnated piece no battle has revealed yet, whose
+#: first reveal takes its rank off the public candidates of its owner's pool.
+_ORIGIN = REINCARNATED | REVEALED
+
+
+class TacTikiState(State[TacTikiAction]):
+    """A TacTiki position. See the game's docs page for the rules and the notation."""
+
+    __slots__ = (
+        "_battles",
+        "_board",
+        "_candidates",
+        "_max_turns",
+        "_passes",
+        "_phase",
+        "_placed",
+        "_player",
+        "_pool",
+        "_step",
+        "_strict",
+        "_turns",
+        "_winner",
+    )
+
+    def __init__(self, game: TacTiki) -> None:
+        super().__init__(game)
+        max_turns = game._options["max_turns"]
+        assert max_turns is None or isinstance(max_turns, int)
+        self._max_turns: int | None = max_turns
+        self._strict = bool(game._options["strict_statue"])
+        self._board: list[list[int]] = [[] for _ in range(NUM_SQUARES)]
+        # The three per-player tables are flat lists of 12: ``[6 * player + rank]`` per rank,
+        # and ``[6 * player]`` the player's total.
+        #: Setup: pieces placed.
+        self._placed = [0] * 12
+        #: Defeated pools, exactly.
+        self._pool = [0] * 12
+        #: What the public knows of each pool: the ranks that may be in it (index 0 unused).
+        self._candidates = [0] * 12
+        #: ``(history index, (attacker's rank, each defender's rank met, top down))``.
+        self._battles: list[tuple[int, tuple[int, ...]]] = []
+        self._phase = SETUP
+        self._player = 0
+        #: 0 at the start of a turn, 1 for the second move of a move turn.
+        self._step = 0
+        self._turns = 0
+        self._passes = 0
+        self._winner = -1
+
+    # ----------------------------------------------------------------- queries
+
+    def current_player(self) -> int:
+        return self._player if self._phase != OVER else TERMINAL
+
+    def _generate_legal(self) -> list[TacTikiAction]:
+        phase = self._phase
+        player = self._player
+        base = 6 * player
+        board = self._board
+        if phase == PLAY:
+            legal = self._moves(player)
+            if self._step == 0:
+                pool = self._pool
+                if pool[base]:
+                    for square in START_SQUARES[player]:
+                        if not board[square]:
+                            row = REINCARNATIONS[square]
+                            legal.extend(row[r - 1] for r in RANKS if pool[base + r])
+                if not legal:
+                    legal.append(PASS_ACTION)
+            return legal
+        if phase == SETUP:
+            placed = self._placed
+            ranks = [r - 1 for r in RANKS if placed[base + r] < COPIES]
+            legal = []
+            for square in START_SQUARES[player]:
+                if len(board[square]) < COPIES:
+                    row = PLACEMENTS[square]
+                    legal.extend(row[i] for i in ranks)
+            return legal
+        return []
+
+    def _moves(self, player: int) -> list[TacTikiAction]:
+        """``player``'s legal single moves, in id order."""
+        board = self._board
+        legal = []
+        for column, moves in zip(board, MOVES[player], strict=True):
+            if moves and column and column[-1] & 1 == player:
+                for action, target, guarded in moves:
+                    if guarded:
+                        # Rule 4: the opponent's piece on top of one's own start field is immune.
+                        covered = board[target]
+                        if covered and covered[-1] & 1 != player:
+                            continue
+                    legal.append(action)
+        return legal
+
+    def _has_move(self, player: int) -> bool:
+        """Whether ``player`` has any legal single move (the second move of a turn)."""
+        board = self._board
+        for column, moves in zip(board, MOVES[player], strict=True):
+            if moves and column and column[-1] & 1 == player:
+                for _, target, guarded in moves:
+                    if not guarded:
+                        return True
+                    covered = board[target]
+                    if not covered or covered[-1] & 1 == player:
+                        return True
+        return False
+
+    def _viewer(self, action: TacTikiAction) -> int | None:
+        # Placements and reincarnations hide their rank from all but the player making them.
+        return self._player
+
+    def returns(self) -> list[float]:
+        winner = self._winner
+        if winner < 0 or winner == DRAW:
+            return [0.0, 0.0]
+        return [1.0 if seat == winner else -1.0 for seat in (0, 1)]
+
+    # ----------------------------------------------------------------- typed accessors
+
+    def winner(self) -> int | None:
+        """The seat that built a statue, once it has; ``None`` while the game goes on or after
+        a draw."""
+        return self._winner if self._winner in (0, 1) else None
+
+    def turns(self) -> int:
+        """The number of finished turns (move turns, reincarnations and passes; setup
+        placements do not count)."""
+        return self._turns
+
+    def is_second_move(self) -> bool:
+        """Whether the player to move is making the second move of a move turn."""
+        return self._phase == PLAY and self._step == 1
+
+    def column(self, square: str) -> list[tuple[int, int]]:
+        """The pieces on ``square`` (e.g. ``"c3"``) bottom to top, as ``(owner, rank)``.
+
+        Raises:
+            ValueError: ``square`` is not a square of the board.
+        """
+        index = SQUARES.get(square.strip().lower()) if isinstance(square, str) else None
+        if index is None:
+            raise ValueError(f"{square!r} is not a square (a1 … e5)")
+        return [(code & 1, rank_of(code)) for code in self._board[index]]
+
+    def defeated(self, player: int) -> list[int]:
+        """The ranks in ``player``'s defeated pool, sorted."""
+        seat = self._check_player(player, allow_none=False)
+        assert seat is not None
+        pool = self._pool
+        return [r for r in RANKS for _ in range(pool[6 * seat + r])]
+
+    # ----------------------------------------------------------------- apply / undo
+
+    def _do(self, action: TacTikiAction) -> None:
+        kind = action.kind
+        meta = (self._phase, self._player, self._step, self._turns, self._passes, self._winner)
+        if kind == MOVE:
+            self._move(action, meta)
+        elif kind == PLACE:
+            self._undo.append(meta)
+            self._place(action)
+        elif kind == REINCARNATE:
+            self._undo.append(meta)
+            player = self._player
+            base = 6 * player
+            self._board[action.square].append(player | action.rank << 1 | REINCARNATED)
+            self._pool[base] -= 1
+            self._pool[base + action.rank] -= 1
+            self._passes = 0
+            self._end_turn()
+        else:
+            self._undo.append(meta)
+            self._passes += 1
+            self._end_turn()
+            if self._passes >= 2:
+                self._phase = OVER
+                self._winner = DRAW
+
+    def _place(self, action: TacTikiAction) -> None:
+        player = self._player
+        base = 6 * player
+        self._board[action.square].append(player | action.rank << 1)
+        placed = self._placed
+        placed[base + action.rank] += 1
+        placed[base] += 1
+        if placed[base] == PIECES_PER_PLAYER:
+            if player == 0:
+                self._player = 1
+            else:
+                self._phase = PLAY
+                self._player = 0
+
+    def _move(self, action: TacTikiAction, meta: tuple[int, ...]) -> None:
+        player = self._player
+        board = self._board
+        target = action.target
+        column = board[target]
+        piece = board[action.square].pop()
+        if column and column[-1] & 1 != player:
+            snapshot = (tuple(column), tuple(self._pool), tuple(self._candidates))
+            self._undo.append((meta, piece, snapshot))
+            self._attack(piece, column)
+        else:
+            self._undo.append((meta, piece, None))
+            column.append(piece)
+        self._passes = 0
+        if len(column) >= STATUE and ON_START[1 - player][target] and self._statue(column, player):
+            self._phase = OVER
+            self._winner = player
+        elif self._step == 0 and self._has_move(player):
+            self._step = 1
+        else:
+            self._end_turn()
+
+    def _attack(self, piece: int, column: list[int]) -> None:
+        """``piece`` attacks down ``column``: each defender met is revealed with the attacker and
+        the weaker one defeated, until the attacker loses, ties, or meets its own or the
+        bottom. The attacker ends on top of the column unless defeated."""
+        player = piece & 1
+        rank = (piece >> 1) & 7
+        ranks = [rank]
+        candidates = self._candidates
+        if piece & _ORIGIN == REINCARNATED:
+            candidates[6 * player + rank] -= 1
+        piece |= REVEALED
+        while column and column[-1] & 1 != player:
+            defender = column[-1]
+            other = (defender >> 1) & 7
+            ranks.append(other)
+            if defender & _ORIGIN == REINCARNATED:
+                candidates[6 * (defender & 1) + other] -= 1
+            result = OUTCOME[rank][other]
+            if result > 0:
+                column.pop()
+                self._defeat(defender & 1, other)
+                continue
+            column[-1] = defender | REVEALED
+            if result < 0:
+                self._defeat(player, rank)
+                piece = -1
+            break
+        if piece >= 0:
+            column.append(piece)
+        self._battles.append((len(self._history), tuple(ranks)))
+
+    def _defeat(self, owner: int, rank: int) -> None:
+        base = 6 * owner
+        self._pool[base] += 1
+        self._pool[base + rank] += 1
+        self._candidates[base + rank] += 1
+
+    def _statue(self, column: list[int], player: int) -> bool:
+        """Whether ``column``, on one of the opponent's start fields, is a statue of
+        ``player``'s (an attacker that lost there leaves the opponent's piece on top)."""
+        if column[-1] & 1 != player:
+            return False
+        if self._strict:
+            return len(column) == STATUE and all(code & 1 == player for code in column)
+        return sum(1 for code in column if code & 1 == player) >= STATUE
+
+    def _end_turn(self) -> None:
+        self._turns += 1
+        self._step = 0
+        limit = self._max_turns
+        if limit is not None and self._turns >= limit:
+            self._phase = OVER
+            self._winner = DRAW
+        else:
+            self._player ^= 1
+
+    def _undo_last(self, action: TacTikiAction) -> None:
+        record = self._undo.pop()
+        kind = action.kind
+        board = self._board
+        if kind == MOVE:
+            meta, piece, snapshot = record
+            if snapshot is None:
+                board[action.target].pop()
+            else:
+                column, pool, candidates = snapshot
+                board[action.target] = list(column)
+                self._pool = list(pool)
+                self._candidates = list(candidates)
+                self._battles.pop()
+            board[action.square].append(piece)
+        else:
+            meta = record
+            if kind != PASS:
+                board[action.square].pop()
+                base = 6 * meta[1]
+                table = self._placed if kind == PLACE else self._pool
+                step = -1 if kind == PLACE else 1
+                table[base] += step
+                table[base + action.rank] += step
+        (
+            self._phase, self._player, self._step, self._turns, self._passes, self._winner,
+        ) = meta  # fmt: skip
+
+    # ----------------------------------------------------------------- copies and identity
+
+    def _copy_into(self, new: TacTikiState) -> None:
+        new._max_turns = self._max_turns
+        new._strict = self._strict
+        new._board = [column.copy() for column in self._board]
+        new._placed = self._placed.copy()
+        new._pool = self._pool.copy()
+        new._candidates = self._candidates.copy()
+        new._battles = self._battles.copy()
+        new._phase = self._phase
+        new._player = self._player
+        new._step = self._step
+        new._turns = self._turns
+        new._passes = self._passes
+        new._winner = self._winner
+
+    def _position_key(self) -> tuple[Any, ...]:
+        # The turn count matters only while it can end the game.
+        turns = self._turns if self._max_turns is not None else -1
+        return (
+            self._phase, self._player, self._step, self._passes, self._winner, turns,
+            tuple(map(tuple, self._board)), tuple(self._pool), tuple(self._candidates),
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- views
+
+    def observation(self, player: int | None) -> TacTikiObservation:
+        from tikigames.tactiki.observation import observe
+
+        return observe(self, self._check_player(player))
+
+    def __str__(self) -> str:
+        from tikigames.tactiki.render import render_state
+
+        return render_state(self)

@@ -1,0 +1,159 @@
+"""``resample`` draws the hidden ranks uniformly among the consistent hidden histories.
+
+On small positions the consistent histories are enumerated by brute force (every assignment of
+the hidden ranks replayed through the rules, kept when it gives the same observation), and the
+resampled frequencies are checked against the uniform distribution with a chi-square test at a
+fixed seed; elsewhere, marginals are checked.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import tikigames
+from tikigames import IllegalActionError, InvalidStateError
+from tikigames.tactiki.resample import uniform_reincarnations, uniform_setup
+
+TIKI, TAC = 0, 1
+
+
+def chi_square_critical(df: int, z: float = 3.29) -> float:
+    """The chi-square value exceeded with probability about 0.0005 (Wilson–Hilferty)."""
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def assert_uniform(counts: Counter[Any], support: set[Any]) -> None:
+    assert set(counts) == support  # every consistent history occurs, and nothing else
+    n = sum(counts.values())
+    expected = n / len(support)
+    statistic = sum((counts[k] - expected) ** 2 / expected for k in support)
+    assert statistic < chi_square_critical(len(support) - 1)
+
+
+def hidden_ranks(state: Any) -> tuple[int, ...]:
+    """The ranks of every placement and reincarnation of ``state``'s history, in order."""
+    return tuple(int(str(a)[0]) for a in state.history() if str(a)[1] in "@*")
+
+
+def test_setup_placements_by_enumeration() -> None:
+    game = tikigames.load("tactiki")
+    squares = ["a1", "a1", "b1"]
+
+    def placed(ranks: tuple[int, ...]) -> Any:
+        state = game.new_initial_state()
+        for rank, square in zip(ranks, squares, strict=True):
+            state.apply_action(state.parse_action(f"{rank}@{square}"))
+        return state
+
+    truth = placed((3, 3, 5))
+    for observer in (TAC, None):
+        obs = truth.observation(observer)
+        consistent = set()
+        for ranks in itertools.product(range(1, 6), repeat=3):
+            try:
+                if placed(ranks).observation(observer) == obs:
+                    consistent.add(ranks)
+            except IllegalActionError:
+                pass
+        assert len(consistent) == 5**3 - 5  # any ranks, but not three of one
+        rng = random.Random(2024)
+        counts = Counter(hidden_ranks(game.resample(obs, rng)) for _ in range(40 * 120))
+        assert_uniform(counts, consistent)
+    # TIKI knows its own ranks: nothing to draw.
+    assert game.resample(truth.observation(TIKI), random.Random(1)) == truth
+
+
+def test_reincarnations_by_enumeration(reincarnations: Any) -> None:
+    truth = reincarnations(5, 3)
+    obs = truth.observation(TIKI)
+    consistent = set()
+    for first, second in itertools.product(range(1, 6), repeat=2):
+        try:
+            if reincarnations(first, second).observation(TIKI) == obs:
+                consistent.add((first, second))
+        except IllegalActionError:
+            pass
+    # With 3 3 after a 5 came back, the second one is a 3; after a 3, a 3 or a 5.
+    assert consistent == {(3, 3), (3, 5), (5, 3)}
+    rng = random.Random(7)
+    samples = [truth.game.resample(obs, rng) for _ in range(3000)]
+    counts = Counter(hidden_ranks(sample)[-2:] for sample in samples)
+    assert_uniform(counts, consistent)
+    # Drawing each rank uniformly from the pool would give (5, 3) half the time.
+    assert abs(counts[(5, 3)] / 3000 - 1 / 3) < 0.04
+    for sample in samples[:50]:
+        assert sample.observation(TIKI) == obs
+
+
+def test_hidden_setup_marginals_mid_game(reincarnations: Any) -> None:
+    truth = reincarnations(5, 3)
+    obs = truth.observation(TIKI)
+    rng = random.Random(11)
+    firsts: Counter[int] = Counter()
+    for _ in range(2000):
+        ranks = hidden_ranks(truth.game.resample(obs, rng))
+        tac_setup = ranks[10:20]
+        assert sorted(tac_setup) == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+        # b5's top piece (the 5), d5's and e5's (the 3s) were revealed in battle: fixed.
+        assert (tac_setup[3], tac_setup[7], tac_setup[9]) == (5, 3, 3)
+        assert ranks[:10] == hidden_ranks(truth)[:10]  # TIKI's own, known
+        firsts[tac_setup[0]] += 1
+    # The seven free slots take 1 1 2 2 4 4 5 in a uniformly random order.
+    expected = {1: 2 / 7, 2: 2 / 7, 4: 2 / 7, 5: 1 / 7}
+    statistic = sum((firsts[r] - 2000 * p) ** 2 / (2000 * p) for r, p in expected.items())
+    assert set(firsts) == set(expected) and statistic < chi_square_critical(3)
+
+
+def test_spectator_resamples_both_sides(reincarnations: Any) -> None:
+    truth = reincarnations(3, 5)
+    obs = truth.observation(None)
+    rng = random.Random(3)
+    tiki_firsts = Counter()
+    reincarnated = Counter()
+    for _ in range(300):
+        sample = truth.game.resample(obs, rng)
+        assert sample.observation(None) == obs
+        ranks = hidden_ranks(sample)
+        tiki_firsts[ranks[0]] += 1
+        reincarnated[ranks[-2:]] += 1
+    assert len(tiki_firsts) > 1 and len(reincarnated) == 3
+
+
+def test_uniform_reincarnations_counts_completions() -> None:
+    # Pool 3 5; a reincarnation; another 3 joins; a reincarnation.
+    events = [(3, None), (5, None), (0, 0), (3, None), (0, 0)]
+    rng = random.Random(5)
+    counts = Counter(tuple(uniform_reincarnations(events, rng)) for _ in range(3000))
+    assert_uniform(counts, {(3, 3), (3, 5), (5, 3)})
+    # A later reveal pins a reincarnation down, and constrains the earlier one.
+    fixed = [(3, None), (5, None), (0, 0), (3, None), (0, 5)]
+    assert {tuple(uniform_reincarnations(fixed, rng)) for _ in range(50)} == {(3, 5)}
+    with pytest.raises(InvalidStateError):
+        uniform_reincarnations([(3, None), (0, 4)], rng)
+    with pytest.raises(InvalidStateError):
+        uniform_reincarnations([(0, 0)], rng)
+
+
+def test_uniform_setup_respects_counts() -> None:
+    rng = random.Random(9)
+    for _ in range(200):
+        ranks = uniform_setup([5, 0, 0, 0, 0, 0, 0, 0, 0, 5], rng)
+        assert sorted(ranks) == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5] and ranks[0] == ranks[-1] == 5
+    with pytest.raises(InvalidStateError):
+        uniform_setup([5, 5, 5], rng)
+    with pytest.raises(InvalidStateError):
+        uniform_setup([0] * 11, rng)
+
+
+def test_resampled_states_are_independent(start: Any) -> None:
+    state = start()
+    obs = state.observation(TAC)
+    sample = state.game.resample(obs, random.Random(0))
+    sample.apply_action(sample.legal_actions()[0])
+    assert state.observation(TAC) == obs and len(state.history()) == 20
