@@ -13,10 +13,17 @@ CONFIGS: dict[str, list[dict[str, Any]]] = {
         {"players": 3, "target_score": 20, "topple_bottom_allowed": False, "first_player": 2},
     ],
     "tactiki": [{}, {"strict_statue": True, "max_turns": 40}, {"max_turns": None}],
+    "tactik": [
+        {},
+        {"players": 6, "discard": "stuck", "first_dealer": 2},
+        {"players": 2, "jokers": 4, "with_13": True, "seven_captures_passed": False},
+        {"players": 4, "jokers": 0, "discard": "stuck", "max_turns": 30},
+    ],
 }
 
 MAX_STEPS: dict[str, int] = {
     "tiki_topple": 200,
     "tactiki": 160,
+    "tactik": 250,
 }
 DEFAULT_MAX_STEPS = 200

@@ -1,0 +1,201 @@
+"""Tac-Tik's components: the cards, the deck, the colours and the board's geometry.
+
+The board is numbered as in the rules file: ``L = 16·C`` track squares ``t0 … t(L−1)`` for ``C``
+colours (4, or 6 with six players), colour ``c`` starting at ``t(16·c)``, and four home squares
+per colour. Pawns are named by the square they stand on; the engine numbers those squares
+``0 … L−1`` (the track) and ``L + 4·c + k − 1`` (home square ``k`` of colour ``c``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Final
+
+__all__ = [
+    "BACK4",
+    "C1",
+    "C7",
+    "C10",
+    "C13",
+    "CARD_INDEX",
+    "CARD_NAMES",
+    "COLOUR_LETTERS",
+    "COLOUR_NAMES",
+    "FORWARD_CARDS",
+    "FORWARD_INDEX",
+    "JOKER",
+    "NUM_CARDS",
+    "START_CARDS",
+    "STEPS",
+    "SWAP",
+    "Geometry",
+    "Rules",
+    "deck_counts",
+    "geometry",
+    "joker_values",
+]
+
+#: Card kinds, in the order of their ids everywhere (hands, talon, actions).
+CARD_NAMES: Final = ("1", "2", "3", "5", "6", "7", "8", "9", "10", "12", "13", "-4", "P", "J")
+NUM_CARDS: Final = len(CARD_NAMES)
+C1, C2, C3, C5, C6, C7, C8, C9, C10, C12, C13, BACK4, SWAP, JOKER = range(NUM_CARDS)
+#: Card name (lowercase, as parsing folds case) → kind.
+CARD_INDEX: Final = {name.lower(): kind for kind, name in enumerate(CARD_NAMES)}
+#: The steps of each forward card (0 for the cards that do not move forward by a fixed count).
+STEPS: Final = (1, 2, 3, 5, 6, 7, 8, 9, 10, 12, 13, 4, 0, 0)
+#: The cards that move one pawn forward, in action-id order.
+FORWARD_CARDS: Final = (C1, C2, C3, C5, C6, C8, C9, C10, C12, C13)
+FORWARD_INDEX: Final = {card: index for index, card in enumerate(FORWARD_CARDS)}
+#: The cards that may start a pawn.
+START_CARDS: Final = (C1, C10, C13)
+
+#: Display names of the colours, in seat order [R].
+COLOUR_NAMES: Final = {
+    4: ("green", "red", "blue", "yellow"),
+    6: ("green", "red", "black", "blue", "yellow", "white"),
+}
+COLOUR_LETTERS: Final = {4: "grby", 6: "grkbyw"}
+
+#: Pawns per colour, and home squares per colour.
+PAWNS: Final = 4
+HOME_FULL: Final = 0b1111
+
+
+def deck_counts(jokers: int, with_13: bool) -> tuple[int, ...]:
+    """The copies of each card kind in the full deck: 4 of each numbered card, ``-4`` and ``P``,
+    ``jokers`` Jokers, and 4 × ``13`` when ``with_13``."""
+    return tuple(
+        jokers if kind == JOKER else 0 if kind == C13 and not with_13 else 4
+        for kind in range(NUM_CARDS)
+    )
+
+
+def joker_values(with_13: bool) -> tuple[int, ...]:
+    """The cards a Joker may stand for: every other card of the deck in use."""
+    return tuple(kind for kind in range(JOKER) if kind != C13 or with_13)
+
+
+class Geometry:
+    """The fixed layout of a board of ``colours`` colours (4 or 6).
+
+    Attributes:
+        colours: C, the number of colours (and of start squares).
+        track: L = 16·C, the number of track squares.
+        squares: L + 4·C, the number of squares a pawn can be named by.
+        names: each square's name (``t5``, ``h2.3``).
+        home_colour: for a home square, its colour; −1 for a track square.
+    """
+
+    __slots__ = ("colours", "home_colour", "names", "squares", "track")
+
+    def __init__(self, colours: int) -> None:
+        self.colours = colours
+        self.track = 16 * colours
+        self.squares = self.track + PAWNS * colours
+        names = [f"t{square}" for square in range(self.track)]
+        names += [f"h{c}.{k}" for c in range(colours) for k in range(1, PAWNS + 1)]
+        self.names: tuple[str, ...] = tuple(names)
+        self.home_colour: tuple[int, ...] = (-1,) * self.track + tuple(
+            c for c in range(colours) for _ in range(PAWNS)
+        )
+
+    def home_square(self, colour: int, k: int) -> int:
+        """The square number of home square ``k`` (1–4) of ``colour``."""
+        return self.track + PAWNS * colour + k - 1
+
+
+@cache
+def geometry(colours: int) -> Geometry:
+    """The shared geometry of a board of ``colours`` colours."""
+    return Geometry(colours)
+
+
+class Rules:
+    """Everything the engine derives from the options, computed once per game.
+
+    Attributes:
+        players: P, the number of players.
+        colours, track, squares: the board (see :class:`Geometry`).
+        team: whether partners play in teams (4 or 6 players); false in the 2-player variant.
+        hand_size: cards dealt to each player per deal (4, or 6 in the 2-player variant).
+        deal_size: cards dealt per deal (``players · hand_size``).
+        deck: copies of each card kind in the full deck; ``deck_size`` their sum.
+        joker_values: the cards a Joker may stand for.
+        discard_any: option ``discard == "any"``.
+        passed: option ``seven_captures_passed``.
+        max_turns: option ``max_turns`` (``None``: no limit).
+        first_dealer: option ``first_dealer``.
+        partner: each player's partner (−1 in the 2-player variant).
+        own_colours: the colours each player plays as their own.
+        team_colours: the colours of each player's team (all must be home to win).
+        team_players: the players of each player's team (the winners when it wins).
+        homes, res, pieu, pos: offsets in the state's board list (see ``TacTikState``).
+    """
+
+    __slots__ = (
+        "colours",
+        "deal_size",
+        "deck",
+        "deck_size",
+        "discard_any",
+        "first_dealer",
+        "hand_size",
+        "homes",
+        "joker_values",
+        "max_turns",
+        "own_colours",
+        "partner",
+        "passed",
+        "pieu",
+        "players",
+        "pos",
+        "res",
+        "squares",
+        "team",
+        "team_colours",
+        "team_players",
+        "track",
+    )
+
+    def __init__(
+        self,
+        players: int,
+        jokers: int,
+        with_13: bool,
+        discard: str,
+        first_dealer: int,
+        seven_captures_passed: bool,
+        max_turns: int | None,
+    ) -> None:
+        self.players = players
+        self.team = players != 2
+        self.colours = 6 if players == 6 else 4
+        geo = geometry(self.colours)
+        self.track = geo.track
+        self.squares = geo.squares
+        self.homes = self.track
+        self.res = self.homes + self.colours
+        self.pieu = self.res + self.colours
+        self.pos = self.pieu + 1
+        self.hand_size = 4 if self.team else 6
+        self.deal_size = players * self.hand_size
+        self.deck = deck_counts(jokers, with_13)
+        self.deck_size = sum(self.deck)
+        self.joker_values = joker_values(with_13)
+        self.discard_any = discard == "any"
+        self.passed = seven_captures_passed
+        self.max_turns = max_turns
+        self.first_dealer = first_dealer
+        half = players // 2
+        if self.team:
+            self.partner: tuple[int, ...] = tuple((p + half) % players for p in range(players))
+            self.own_colours: tuple[tuple[int, ...], ...] = tuple((p,) for p in range(players))
+            self.team_players: tuple[tuple[int, ...], ...] = tuple(
+                tuple(sorted((p, (p + half) % players))) for p in range(players)
+            )
+            self.team_colours: tuple[tuple[int, ...], ...] = self.team_players
+        else:
+            self.partner = (-1, -1)
+            self.own_colours = ((0, 2), (1, 3))
+            self.team_players = ((0,), (1,))
+            self.team_colours = self.own_colours

@@ -1,0 +1,122 @@
+"""The Tac-Tik game: options and wiring."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from tikigames.core.action import ActionTable
+from tikigames.core.errors import OptionError
+from tikigames.core.game import Game
+from tikigames.core.observation import Observation
+from tikigames.core.options import Option, OptionValue
+from tikigames.core.registry import register
+from tikigames.tactik.actions import TacTikAction, build_table
+from tikigames.tactik.data import Rules
+from tikigames.tactik.observation import TacTikObservation
+from tikigames.tactik.resample import resample
+from tikigames.tactik.state import TacTikState
+
+__all__ = ["TacTik"]
+
+
+def _last_player(options: Mapping[str, OptionValue]) -> int:
+    players = options["players"]
+    assert isinstance(players, int)
+    return players - 1
+
+
+@register
+class TacTik(Game[TacTikState]):
+    """Tac-Tik: 4 or 6 players in teams of two (or 2 players with two colours each) race their
+    pawns round the track and into their homes, moved by cards.
+
+    >>> import tikigames
+    >>> game = tikigames.load("tactik")
+    >>> game.options
+    {'players': 4, 'jokers': 2, 'with_13': False, 'discard': 'any', 'first_dealer': 3, \
+'seven_captures_passed': True, 'max_turns': 1000}
+    >>> game.num_distinct_actions
+    10971
+    """
+
+    name = "tactik"
+    title = "Tac-Tik"
+    state_class = TacTikState
+    observation_class = TacTikObservation
+    option_specs = (
+        Option(
+            "players",
+            int,
+            4,
+            "4 or 6 players in teams, or 2 (each playing two colours)",
+            choices=(2, 4, 6),
+        ),
+        Option("jokers", int, 2, "Jokers in the deck", choices=(0, 2, 4)),
+        Option("with_13", bool, False, "add four 13s (start, or move 13)"),
+        Option(
+            "discard",
+            str,
+            "any",
+            '"any": discard one card whenever you like; "stuck": your whole hand, when stuck',
+            choices=("any", "stuck"),
+        ),
+        Option(
+            "first_dealer",
+            int,
+            _last_player,
+            "who deals first (default: the last player, so player 0 plays first)",
+            minimum=0,
+            maximum=5,
+        ),
+        Option(
+            "seven_captures_passed",
+            bool,
+            True,
+            "a seven captures every pawn it passes (else only where a sub-move lands)",
+        ),
+        Option(
+            "max_turns",
+            int,
+            1000,
+            "the game is drawn after this many turns",
+            minimum=1,
+            allow_none=True,
+        ),
+    )
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        o = self._options
+        self.rules = Rules(
+            players=o["players"],  # type: ignore[arg-type]
+            jokers=o["jokers"],  # type: ignore[arg-type]
+            with_13=o["with_13"],  # type: ignore[arg-type]
+            discard=o["discard"],  # type: ignore[arg-type]
+            first_dealer=o["first_dealer"],  # type: ignore[arg-type]
+            seven_captures_passed=o["seven_captures_passed"],  # type: ignore[arg-type]
+            max_turns=o["max_turns"],  # type: ignore[arg-type]
+        )
+
+    def _check_options(self, options: Mapping[str, OptionValue]) -> None:
+        players, dealer = options["players"], options["first_dealer"]
+        assert isinstance(players, int) and isinstance(dealer, int)
+        if dealer >= players:
+            raise OptionError(f"option 'first_dealer' must be < players ({players}), not {dealer}")
+
+    def _table_key(self) -> tuple[int, bool]:
+        return (6 if self._options["players"] == 6 else 4, bool(self._options["with_13"]))
+
+    def _build_table(self) -> ActionTable[TacTikAction]:
+        colours, with_13 = self._table_key()
+        return build_table(colours, with_13)
+
+    @property
+    def num_players(self) -> int:
+        players = self._options["players"]
+        assert isinstance(players, int)
+        return players
+
+    def _resample(self, obs: Observation, rng: random.Random) -> TacTikState:
+        assert isinstance(obs, TacTikObservation)
+        return resample(self, obs, rng)

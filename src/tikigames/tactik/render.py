@@ -1,0 +1,122 @@
+"""Text renderings of a Tac-Tik state (everything) and observation (what one player knows).
+
+The track is drawn as one row of 16 squares per colour, starting at that colour's start square
+(in brackets); a pawn is its colour's letter, upper case for a pieu::
+
+    green   t0   [G] .  .  .  r  .  .  .  .  .  .  .  .  .  .  .
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tikigames.tactik.data import COLOUR_LETTERS, COLOUR_NAMES, Rules
+
+if TYPE_CHECKING:
+    from tikigames.tactik.observation import TacTikObservation
+    from tikigames.tactik.state import TacTikState
+
+__all__ = ["render_observation", "render_state"]
+
+
+def _who(rules: Rules, player: int) -> str:
+    names = COLOUR_NAMES[rules.colours]
+    return f"player {player} ({'+'.join(names[c] for c in rules.own_colours[player])})"
+
+
+def _header(rules: Rules, obs: TacTikObservation) -> list[str]:
+    """Two lines: the table (players, teams, dealer, turns), then what happens now."""
+    teams = ""
+    if rules.team:
+        pairs = sorted(set(rules.team_players))
+        teams = ", teams " + " and ".join("+".join(map(str, team)) for team in pairs)
+    table = f"Tac-Tik, {rules.players} players{teams}; dealer: player {obs.dealer}; "
+    table += f"turn {obs.turns}"
+    if obs.phase == "deal":
+        dealt = sum(obs.hand_sizes)  # hands are empty when a deal starts
+        now = f"Dealing: card {dealt + 1} of {rules.deal_size}"
+    elif obs.phase == "exchange":
+        now = f"Exchange: {_who(rules, obs.current_player)} chooses a card to give"
+    elif obs.phase == "play":
+        now = f"{_who(rules, obs.current_player).capitalize()} to play"
+        if obs.seven_left and obs.seven_colour is not None:
+            colour = COLOUR_NAMES[rules.colours][obs.seven_colour]
+            now += f" (seven: {obs.seven_left} steps left, {colour})"
+    elif len(obs.winners) > 1:
+        now = "Game over: players " + " and ".join(map(str, obs.winners)) + " won"
+    elif obs.winners:
+        now = f"Game over: player {obs.winners[0]} won"
+    else:
+        now = "Game over: a draw"
+    return [table, now]
+
+
+def _board(rules: Rules, obs: TacTikObservation) -> list[str]:
+    letters = COLOUR_LETTERS[rules.colours]
+    names = COLOUR_NAMES[rules.colours]
+    width = max(map(len, names))
+    rows = ["Track (clockwise; [start squares]; UPPER case = pieu):"]
+    for c in range(rules.colours):
+        cells = []
+        for square in range(16 * c, 16 * c + 16):
+            colour = obs.track[square]
+            cell = "." if colour < 0 else letters[colour]
+            if colour >= 0 and square == 16 * colour and colour in obs.pieux:
+                cell = cell.upper()
+            cells.append(f"[{cell}]" if square == 16 * c else f" {cell} ")
+        rows.append(f"  {names[c]:<{width}}  t{16 * c:<3} " + "".join(cells).rstrip())
+    homes = "   ".join(
+        f"{names[c]} " + " ".join(letters[c] if flag else "." for flag in obs.homes[c])
+        for c in range(rules.colours)
+    )
+    rows.append(f"Homes:     {homes}")
+    reserves = "   ".join(f"{names[c]} {obs.reserves[c]}" for c in range(rules.colours))
+    rows.append(f"Reserves:  {reserves}")
+    pile = " ".join(obs.pile) if obs.pile else "(empty)"
+    rows.append(f"Talon: {obs.talon_size} cards. Played since it was made up: {pile}")
+    return rows
+
+
+def _hand(cards: Sequence[str]) -> str:
+    return " ".join(cards) if cards else "(no cards)"
+
+
+def render_state(state: TacTikState) -> str:
+    """Everything: the board, every hand and this deal's exchange."""
+    from tikigames.tactik.data import CARD_NAMES
+
+    rules = state._rules
+    obs = state.observation(None)
+    rows = [*_header(rules, obs), *_board(rules, obs)]
+    for player in range(rules.players):
+        line = f"  {_who(rules, player)}: {_hand(state.hand(player))}"
+        given = state._gives[player]
+        if given >= 0:
+            line += f"; gives {CARD_NAMES[given]}"
+        received = state._received[player]
+        if received >= 0:
+            line += f"; received {CARD_NAMES[received]}"
+        rows.append(line)
+    rows[len(rows) - rules.players : len(rows) - rules.players] = ["Hands:"]
+    return "\n".join(rows)
+
+
+def render_observation(obs: TacTikObservation) -> str:
+    """What the observer knows: the board, their own hand, the others' hand sizes."""
+    rules: Rules = obs.game.rules  # type: ignore[attr-defined]
+    who = "a spectator" if obs.player is None else _who(rules, obs.player)
+    table, now = _header(rules, obs)
+    rows = [table, f"{now} — you are {who}", *_board(rules, obs), "Hands:"]
+    for player in range(rules.players):
+        if player == obs.player:
+            line = f"  {_who(rules, player)} (you): {_hand(obs.hand)}"
+            if obs.given is not None:
+                line += f"; you give {obs.given}"
+            if obs.received is not None:
+                line += f"; you received {obs.received}"
+        else:
+            count = obs.hand_sizes[player]
+            line = f"  {_who(rules, player)}: {count} card{'s' if count != 1 else ''}"
+        rows.append(line)
+    return "\n".join(rows)

@@ -1,0 +1,808 @@
+"""Tac-Tik's rules engine.
+
+A deal is: one chance outcome per card dealt (round-robin from the dealer's left), then in the
+team games one secret ``give`` per player (the cards change hands when the last has chosen), then
+one card per turn until every hand is empty. The board is one flat list of ints (see
+``TacTikState``); a move logs the ``(index, old value)`` pairs it overwrites, and undo writes them
+back. Deals, gives and the end of a deal are undone from small records of their own.
+
+Path rule, in the square numbering of :mod:`tikigames.tactik.data`: a pieu can only stand on its
+own colour's start square, which is a multiple of 16, and no card moves more than 13 squares, so
+a move crosses at most one start square and the pieu check is one bit test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from tikigames.core.constants import CHANCE, TERMINAL
+from tikigames.core.state import State
+from tikigames.tactik.actions import (
+    BACK,
+    DEAL,
+    DISCARD,
+    DISCARD_ALL,
+    GIVE,
+    SEVEN,
+    START,
+    START_VARIANT,
+    SWAP_PAWNS,
+    TacTikAction,
+    layout,
+)
+from tikigames.tactik.data import (
+    BACK4,
+    C7,
+    CARD_NAMES,
+    FORWARD_INDEX,
+    HOME_FULL,
+    JOKER,
+    NUM_CARDS,
+    PAWNS,
+    START_CARDS,
+    STEPS,
+    SWAP,
+    Rules,
+    geometry,
+)
+
+if TYPE_CHECKING:
+    from random import Random
+
+    from tikigames.tactik.game import TacTik
+    from tikigames.tactik.observation import TacTikObservation
+
+__all__ = ["TacTikState", "back_dest", "forward_dest", "seven_feasible"]
+
+# Phases.
+DEALING, EXCHANGE, PLAY, OVER = range(4)
+PHASE_NAMES = ("deal", "exchange", "play", "over")
+
+# ----------------------------------------------------------------------------- the path rule
+
+
+def forward_dest(track: int, colours: int, x: int, n: int, c: int, pieux: int, home: int) -> int:
+    """Where the pawn of colour ``c`` on square ``x`` lands after ``n`` steps forward, or −1.
+
+    ``pieux`` is the bitmask of colours with a pieu on their start square, ``home`` the bitmask
+    of colour ``c``'s occupied home squares (bit k − 1 for home square k).
+    """
+    if x >= track:  # in its home: further in, over empty squares only
+        j = x - track - PAWNS * c  # 0-based
+        t = j + n
+        if t >= PAWNS or home & ((1 << (t + 1)) - (1 << (j + 1))):
+            return -1
+        return x + n
+    start = c << 4
+    own_pieu = pieux >> c & 1
+    d = track if own_pieu and x == start else (start - x) % track
+    if d < n <= d + PAWNS:
+        if own_pieu:  # the pawn would cross its own pieu: neither way in nor round
+            return -1
+        j = n - d
+        if not home & ((1 << j) - 1):
+            return track + PAWNS * c + j - 1
+    # Along the track: the next start square is 16 − x mod 16 away.
+    if 16 - (x & 15) <= n and pieux >> ((x >> 4) + 1) % colours & 1:
+        return -1
+    return (x + n) % track
+
+
+def back_dest(track: int, x: int, pieux: int) -> int:
+    """Where the pawn on track square ``x`` lands after ``-4``, or −1 (a pieu in the way)."""
+    r = x & 15
+    if 1 <= r <= 4 and pieux >> (x >> 4) & 1:
+        return -1
+    return (x - 4) % track
+
+
+def _entered(track: int, x: int, y: int, n: int, c: int) -> Iterable[int]:
+    """The track squares a forward move from ``x`` to ``y`` (``n`` steps) enters before
+    landing: those it passes, and on the way home the ones up to the start square."""
+    if x >= track:
+        return ()
+    if y < track:
+        return [(x + i) % track for i in range(1, n)]
+    d = ((c << 4) - x) % track
+    return [(x + i) % track for i in range(1, d + 1)]
+
+
+def seven_feasible(
+    track: int,
+    colours: int,
+    c: int,
+    pawns: tuple[int, ...],
+    pieux: int,
+    r: int,
+    passed: bool,
+    memo: dict[tuple[tuple[int, ...], int, int], bool],
+) -> bool:
+    """Whether colour ``c``'s pawns on ``pawns`` (sorted squares) can move ``r`` more steps in
+    sub-moves of a seven. Only the colour's own pawns, its home and the pieux matter: the seven
+    may capture the colour's own pawns, and never moves or removes a pieu of another colour."""
+    if r == 0:
+        return True
+    key = (pawns, pieux, r)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    base = track + PAWNS * c
+    home = 0
+    for x in pawns:
+        if x >= track:
+            home |= 1 << (x - base)
+    for x in pawns:
+        if forward_dest(track, colours, x, r, c, pieux, home) >= 0:
+            memo[key] = True
+            return True
+    for x in pawns:
+        for n in range(1, r):
+            y = forward_dest(track, colours, x, n, c, pieux, home)
+            if y >= 0:
+                after, after_pieux = _seven_after(track, c, pawns, x, y, n, pieux, passed)
+                if seven_feasible(track, colours, c, after, after_pieux, r - n, passed, memo):
+                    memo[key] = True
+                    return True
+    memo[key] = False
+    return False
+
+
+def _seven_after(
+    track: int, c: int, pawns: tuple[int, ...], x: int, y: int, n: int, pieux: int, passed: bool
+) -> tuple[tuple[int, ...], int]:
+    """The colour's pawns and the pieux after a sub-move from ``x`` to ``y`` (own pawns on the
+    squares entered are captured)."""
+    if passed and x < track:
+        # The track squares entered are x+1 … x+span: up to the landing square, or on the
+        # way home up to the start square.
+        span = n if y < track else ((c << 4) - x) % track
+        after = [
+            y,
+            *(p for p in pawns if p != x and not (p < track and 0 < (p - x) % track <= span)),
+        ]
+    else:
+        after = [y, *(p for p in pawns if p != x and p != y)]
+    after.sort()
+    if x == c << 4:
+        pieux &= ~(1 << c)
+    return tuple(after), pieux
+
+
+# ----------------------------------------------------------------------------- the state
+
+
+class TacTikState(State[TacTikAction]):
+    """A Tac-Tik position. See the game's docs page for the rules and the notation.
+
+    The board ``_b`` is one list: ``[0, L)`` the track (the colour on each square, −1 empty);
+    ``HOMES + c`` colour c's home bitmask; ``RES + c`` its reserve; ``PIEU`` the bitmask of
+    colours with a pieu; ``POS + 4c + i`` the square of colour c's i-th pawn (−1 in reserve; the
+    order of a colour's pawns is arbitrary and not part of the position).
+    """
+
+    __slots__ = (
+        "_b",
+        "_dealer",
+        "_dealt",
+        "_gives",
+        "_hands",
+        "_lay",
+        "_phase",
+        "_pile",
+        "_player",
+        "_received",
+        "_revealed",
+        "_rules",
+        "_seven",
+        "_seven_colour",
+        "_sizes",
+        "_talon",
+        "_talon_size",
+        "_turns",
+        "_winners",
+    )
+
+    def __init__(self, game: TacTik) -> None:
+        super().__init__(game)
+        rules: Rules = game.rules
+        self._rules = rules
+        self._lay = layout(rules.colours)
+        colours, track = rules.colours, rules.track
+        self._b: list[int] = (
+            [-1] * track + [0] * colours + [PAWNS] * colours + [0] + [-1] * (PAWNS * colours)
+        )
+        n = rules.players
+        self._hands: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
+        self._sizes: list[int] = [0] * n
+        self._talon: list[int] = list(rules.deck)
+        self._talon_size = rules.deck_size
+        #: Cards played or discarded since the talon was last made up, per kind.
+        self._pile: list[int] = [0] * NUM_CARDS
+        #: The hands shown by each ``discard all``, in order.
+        self._revealed: list[tuple[int, ...]] = []
+        self._phase = DEALING
+        self._player = CHANCE
+        self._dealer = rules.first_dealer
+        self._dealt = 0
+        #: This deal's exchange: the card each player chose (−1 not yet) and received (−1).
+        self._gives: list[int] = [-1] * n
+        self._received: list[int] = [-1] * n
+        #: Steps left of a seven being played, and the colour it moves (−1).
+        self._seven = 0
+        self._seven_colour = -1
+        self._turns = 0
+        self._winners: tuple[int, ...] = ()
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def game(self) -> TacTik:
+        """The game (its rules and options) this state belongs to."""
+        game: TacTik = self._game  # type: ignore[assignment]
+        return game
+
+    def current_player(self) -> int:
+        return self._player
+
+    def returns(self) -> list[float]:
+        n = self._rules.players
+        if self._phase != OVER or not self._winners:
+            return [0.0] * n
+        return [1.0 if p in self._winners else -1.0 for p in range(n)]
+
+    def chance_outcomes(self) -> list[tuple[TacTikAction, float]]:
+        if self._phase != DEALING:
+            return []
+        size = self._talon_size
+        base = self._lay.deal
+        actions = self._actions
+        return [(actions[base + k], count / size) for k, count in enumerate(self._talon) if count]
+
+    def _sample_chance(self, rng: Random) -> TacTikAction:
+        """A card drawn with probability proportional to its copies left in the talon."""
+        threshold = rng.random() * self._talon_size
+        base = self._lay.deal
+        last = base
+        for k, count in enumerate(self._talon):
+            if count:
+                last = base + k
+                threshold -= count
+                if threshold < 0:
+                    break
+        return self._actions[last]
+
+    def _viewer(self, action: TacTikAction) -> int | None:
+        if action.kind == DEAL:
+            return (self._dealer + 1 + self._dealt) % self._rules.players
+        if action.kind == GIVE:
+            return self._player
+        return None
+
+    def acting_colours(self) -> tuple[int, ...]:
+        """The colours the player to move may move with the next card (the seven's colour
+        during a seven); ``()`` off a player's turn."""
+        if self._phase != PLAY:
+            return ()
+        if self._seven:
+            return (self._seven_colour,)
+        return self._acting(self._player)
+
+    def _acting(self, player: int) -> tuple[int, ...]:
+        rules = self._rules
+        homes = self._rules.homes
+        b = self._b
+        if rules.team:
+            if b[homes + player] == HOME_FULL:
+                return (rules.partner[player],)
+            return (player,)
+        return tuple(c for c in rules.own_colours[player] if b[homes + c] != HOME_FULL)
+
+    def hand(self, player: int) -> list[str]:
+        """``player``'s cards, in card order (an omniscient accessor: observations show only the
+        observer's own hand)."""
+        self._check_player(player, allow_none=False)
+        hand = self._hands[player]
+        return [CARD_NAMES[k] for k in range(NUM_CARDS) for _ in range(hand[k])]
+
+    def _check_colour(self, colour: object) -> int:
+        colours = self._rules.colours
+        if type(colour) is not int or not 0 <= colour < colours:
+            raise ValueError(f"colour must be an int in 0..{colours - 1}, not {colour!r}")
+        return colour
+
+    def pawns(self, colour: int) -> list[str]:
+        """The squares of ``colour``'s pawns on the board (track then home), sorted; a pieu is
+        marked with ``!`` (``t16!``)."""
+        self._check_colour(colour)
+        rules = self._rules
+        names = geometry(rules.colours).names
+        pos = self._rules.pos
+        squares = sorted(x for x in self._b[pos + PAWNS * colour : pos + PAWNS * (colour + 1)])
+        pieu = self._b[self._rules.pieu] >> colour & 1
+        return [names[x] + ("!" if pieu and x == colour << 4 else "") for x in squares if x >= 0]
+
+    def reserve(self, colour: int) -> int:
+        """How many of ``colour``'s pawns are in its reserve."""
+        return self._b[self._rules.res + self._check_colour(colour)]
+
+    def turns(self) -> int:
+        """Turns played so far (a whole seven counts once; deals and exchanges do not)."""
+        return self._turns
+
+    def winners(self) -> tuple[int, ...]:
+        """The winning players once a team has won, else ``()`` (a draw included)."""
+        return self._winners
+
+    # ----------------------------------------------------------------- legal actions
+
+    def _generate_legal(self) -> list[TacTikAction]:
+        phase = self._phase
+        actions = self._actions
+        if phase == PLAY:
+            return [actions[i] for i in self._play_ids()]
+        if phase == DEALING:
+            base = self._lay.deal
+            return [actions[base + k] for k, count in enumerate(self._talon) if count]
+        if phase == EXCHANGE:
+            base = self._lay.give
+            hand = self._hands[self._player]
+            return [actions[base + k] for k in range(NUM_CARDS) if hand[k]]
+        return []
+
+    def _play_ids(self) -> list[int]:
+        """The ids of the legal actions of the player to move, sorted."""
+        rules = self._rules
+        lay = self._lay
+        b = self._b
+        if self._seven:
+            base = lay.seven
+            moves = self._seven_moves(self._seven_colour, self._seven)
+            return sorted(base + x * 7 + n - 1 for x, n in moves)
+        hand = self._hands[self._player]
+        colours = self._acting(self._player)
+        pos, homes = rules.pos, rules.homes
+        own = [
+            (c, b[homes + c], [x for x in b[pos + PAWNS * c : pos + PAWNS * c + PAWNS] if x >= 0])
+            for c in colours
+        ]
+        cache: dict[int, list[int]] = {}
+        ids: list[int] = []
+        for card in range(JOKER):
+            if hand[card]:
+                self._card_ids(card, 0, colours, own, cache, ids)
+        if hand[JOKER]:
+            for card in rules.joker_values:
+                self._card_ids(card, 1, colours, own, cache, ids)
+        if rules.discard_any:
+            base = lay.discard
+            ids += [base + k for k in range(NUM_CARDS) if hand[k]]
+        elif not ids:
+            ids.append(lay.discard_all)
+        ids.sort()
+        return ids
+
+    def _card_ids(
+        self,
+        card: int,
+        joker: int,
+        colours: tuple[int, ...],
+        own: list[tuple[int, int, list[int]]],
+        cache: dict[int, list[int]],
+        ids: list[int],
+    ) -> None:
+        """Append the ids of the resolutions of ``card`` (played as itself, or by a Joker when
+        ``joker`` is 1) to ``ids``; ``own`` lists each acting colour's home bitmask and pawns,
+        ``cache`` the resolutions already found per card."""
+        rules = self._rules
+        lay = self._lay
+        offsets = cache.get(card)
+        if card == C7:
+            if offsets is None:
+                offsets = cache[card] = [
+                    x * 7 + n - 1 for c in colours for x, n in self._seven_moves(c, 7)
+                ]
+            base = lay.seven + joker * rules.squares * 7
+        elif card == SWAP:
+            if offsets is None:
+                offsets = cache[card] = self._swap_pairs(colours)
+            base = lay.swap + joker * rules.track * (rules.track - 1)
+        elif card == BACK4:
+            if offsets is None:
+                track, pieux = rules.track, self._b[rules.pieu]
+                offsets = cache[card] = [
+                    x
+                    for _, _, xs in own
+                    for x in xs
+                    if x < track and back_dest(track, x, pieux) >= 0
+                ]
+            base = lay.back + joker * rules.track
+        else:
+            if offsets is None:
+                track, count, pieux, steps = (
+                    rules.track,
+                    rules.colours,
+                    self._b[rules.pieu],
+                    STEPS[card],
+                )
+                offsets = cache[card] = [
+                    x
+                    for c, home, xs in own
+                    for x in xs
+                    if forward_dest(track, count, x, steps, c, pieux, home) >= 0
+                ]
+            base = lay.forward + (joker * len(FORWARD_INDEX) + FORWARD_INDEX[card]) * rules.squares
+        ids += [base + offset for offset in offsets]
+        if card in START_CARDS and (not joker or card == START_CARDS[0]):
+            first = lay.start + START_VARIANT[JOKER if joker else card] * rules.colours
+            b = self._b
+            res, pieux = rules.res, b[rules.pieu]
+            ids += [first + c for c in colours if b[res + c] and not pieux >> c & 1]
+
+    def _own_pawns(self, colour: int) -> list[int]:
+        pos = self._rules.pos + PAWNS * colour
+        return [x for x in self._b[pos : pos + PAWNS] if x >= 0]
+
+    def _seven_moves(self, c: int, r: int) -> list[tuple[int, int]]:
+        """The legal sub-moves ``(square, steps)`` of colour ``c`` with ``r`` steps left: those
+        after which the rest of the seven can still be used."""
+        rules = self._rules
+        b = self._b
+        track, count, passed = rules.track, rules.colours, rules.passed
+        pieux = b[rules.pieu]
+        home = b[rules.homes + c]
+        pawns = tuple(sorted(self._own_pawns(c)))
+        memo: dict[tuple[tuple[int, ...], int, int], bool] = {}
+        moves = []
+        for x in pawns:
+            for n in range(1, r + 1):
+                y = forward_dest(track, count, x, n, c, pieux, home)
+                if y < 0:
+                    continue
+                if n < r:
+                    after, after_pieux = _seven_after(track, c, pawns, x, y, n, pieux, passed)
+                    if not seven_feasible(track, count, c, after, after_pieux, r - n, passed, memo):
+                        continue
+                moves.append((x, n))
+        return moves
+
+    def _swap_pairs(self, colours: tuple[int, ...]) -> list[int]:
+        """Ordered-pair indices of the legal swaps, each written as the rules say: the acting
+        colour's pawn first, the lower square first when both are the player's."""
+        b = self._b
+        rules = self._rules
+        track = rules.track
+        pair_base = track - 1
+        pieux = b[rules.pieu]
+        pos = rules.pos
+        on_track = [x for x in b[pos : pos + PAWNS * rules.colours] if 0 <= x < track]
+        ordinary = [x for x in on_track if x & 15 or not pieux >> (x >> 4) & 1]
+        pairs: set[int] = set()
+        for c in colours:
+            mine = [x for x in ordinary if b[x] == c]
+            others = ordinary
+            if pieux >> c & 1:
+                mine.append(c << 4)
+                others = [*ordinary, c << 4]
+            for a in mine:
+                for other in others:
+                    if other == a:
+                        continue
+                    if b[other] in colours:
+                        first, second = (a, other) if a < other else (other, a)
+                    else:
+                        first, second = a, other
+                    pairs.add(first * pair_base + (second if second < first else second - 1))
+        return sorted(pairs)
+
+    # ----------------------------------------------------------------- apply
+
+    def _do(self, action: TacTikAction) -> None:
+        kind = action.kind
+        if kind == DEAL:
+            self._do_deal(action.card)
+        elif kind == GIVE:
+            self._do_give(action.card)
+        else:
+            self._do_play(action)
+
+    def _do_deal(self, card: int) -> None:
+        rules = self._rules
+        served = (self._dealer + 1 + self._dealt) % rules.players
+        self._talon[card] -= 1
+        self._talon_size -= 1
+        self._hands[served][card] += 1
+        self._sizes[served] += 1
+        self._dealt += 1
+        if self._dealt == rules.deal_size:
+            self._phase = EXCHANGE if rules.team else PLAY
+            self._player = (self._dealer + 1) % rules.players
+        self._undo.append(None)
+
+    def _do_give(self, card: int) -> None:
+        rules = self._rules
+        n = rules.players
+        player = self._player
+        self._gives[player] = card
+        if player == self._dealer:  # the last to choose: the cards change hands
+            hands, gives, received = self._hands, self._gives, self._received
+            for p in range(n):
+                hands[p][gives[p]] -= 1
+            for p in range(n):
+                card = gives[rules.partner[p]]
+                hands[p][card] += 1
+                received[p] = card
+            self._phase = PLAY
+            self._player = (self._dealer + 1) % n
+        else:
+            self._player = (player + 1) % n
+        self._undo.append(None)
+
+    def _do_play(self, action: TacTikAction) -> None:
+        kind = action.kind
+        player = self._player
+        record: tuple[Any, ...] = (
+            self._phase, player, self._dealer, self._dealt, self._seven, self._seven_colour,
+            self._turns, self._winners,
+        )  # fmt: skip
+        log: list[tuple[int, int]] = []
+        used: int | tuple[int, ...] | None
+        if kind == DISCARD_ALL:
+            hand = self._hands[player]
+            used = tuple(k for k in range(NUM_CARDS) for _ in range(hand[k]))
+            self._hands[player] = [0] * NUM_CARDS
+            self._sizes[player] = 0
+            for k in used:
+                self._pile[k] += 1
+            self._revealed.append(used)
+        else:
+            if kind == SEVEN and self._seven:
+                used = None  # a further sub-move of the seven being played
+            else:
+                used = action.card
+                self._hands[player][used] -= 1
+                self._sizes[player] -= 1
+                self._pile[used] += 1
+            if kind != DISCARD:
+                colour = self._move(action, log)
+                if kind == SEVEN and not self._seven:
+                    self._seven = 7
+                    self._seven_colour = colour
+            if kind == SEVEN:
+                self._seven -= action.steps
+                if self._seven:
+                    self._undo.append((record, log, used, None))
+                    return
+                self._seven_colour = -1
+        self._undo.append((record, log, used, self._end_turn(player)))
+
+    def _end_turn(self, player: int) -> tuple[Any, ...] | None:
+        """The turn is over: a win, the turn limit, the next player, or the next deal (whose
+        talon is made up anew when it cannot serve a full deal). Returns what undo needs
+        beyond the scalars (the talon, pile and exchange of a finished deal)."""
+        rules = self._rules
+        self._turns += 1
+        b = self._b
+        homes = self._rules.homes
+        for c in rules.team_colours[player]:
+            if b[homes + c] != HOME_FULL:
+                break
+        else:
+            self._winners = rules.team_players[player]
+            self._phase = OVER
+            self._player = TERMINAL
+            return None
+        if rules.max_turns is not None and self._turns >= rules.max_turns:
+            self._phase = OVER
+            self._player = TERMINAL
+            return None
+        n = rules.players
+        sizes = self._sizes
+        for i in range(1, n + 1):
+            nxt = (player + i) % n
+            if sizes[nxt]:
+                self._player = nxt
+                return None
+        extra = (self._talon, self._talon_size, self._pile, self._gives, self._received)
+        self._dealer = (self._dealer + 1) % n
+        self._dealt = 0
+        self._phase = DEALING
+        self._player = CHANCE
+        self._gives = [-1] * n
+        self._received = [-1] * n
+        if self._talon_size < rules.deal_size:
+            self._talon = list(rules.deck)
+            self._talon_size = rules.deck_size
+            self._pile = [0] * NUM_CARDS
+        else:
+            self._talon = self._talon.copy()
+            self._pile = self._pile.copy()
+        return extra
+
+    # ----------------------------------------------------------------- moves on the board
+
+    def _capture(self, x: int, log: list[tuple[int, int]]) -> None:
+        """The ordinary pawn on track square ``x`` goes back to its reserve (the square itself
+        is left for the caller to overwrite)."""
+        b = self._b
+        colour = b[x]
+        pos = self._rules.pos + PAWNS * colour
+        slot = b.index(x, pos, pos + PAWNS)
+        log.append((slot, x))
+        b[slot] = -1
+        res = self._rules.res + colour
+        log.append((res, b[res]))
+        b[res] += 1
+
+    def _move(self, action: TacTikAction, log: list[tuple[int, int]]) -> int:
+        """Apply a resolution's effect on the board, logging every overwritten entry; returns
+        the colour of the (first) pawn moved."""
+        b = self._b
+        rules = self._rules
+        track = rules.track
+        kind = action.kind
+        pieu = self._rules.pieu
+        if kind == START:
+            c = action.square
+            start = c << 4
+            if b[start] >= 0:
+                self._capture(start, log)
+            pos = self._rules.pos + PAWNS * c
+            slot = b.index(-1, pos, pos + PAWNS)
+            res = self._rules.res + c
+            log += [(start, b[start]), (pieu, b[pieu]), (res, b[res]), (slot, -1)]
+            b[start] = c
+            b[pieu] |= 1 << c
+            b[res] -= 1
+            b[slot] = start
+            return c
+        if kind == SWAP_PAWNS:
+            x, y = action.square, action.other
+            cx, cy = b[x], b[y]
+            pos = self._rules.pos
+            sx = b.index(x, pos + PAWNS * cx, pos + PAWNS * (cx + 1))
+            sy = b.index(y, pos + PAWNS * cy, pos + PAWNS * (cy + 1))
+            log += [(x, cx), (y, cy), (sx, x), (sy, y), (pieu, b[pieu])]
+            b[x], b[y] = cy, cx
+            b[sx], b[sy] = y, x
+            for square, colour in ((x, cx), (y, cy)):
+                if square == colour << 4:
+                    b[pieu] &= ~(1 << colour)
+            return cx
+        x = action.square
+        c = b[x] if x < track else (x - track) // PAWNS
+        n = action.steps
+        if kind == BACK:
+            y = back_dest(track, x, b[pieu])
+        else:
+            y = forward_dest(track, rules.colours, x, n, c, b[pieu], b[self._rules.homes + c])
+        pos = self._rules.pos + PAWNS * c
+        slot = b.index(x, pos, pos + PAWNS)
+        log.append((pieu, b[pieu]))
+        if x < track:
+            log.append((x, c))
+            b[x] = -1
+            if x == c << 4:
+                b[pieu] &= ~(1 << c)
+        else:
+            home = self._rules.homes + c
+            log.append((home, b[home]))
+            b[home] &= ~(1 << (x - track - PAWNS * c))
+        if kind == SEVEN and rules.passed:
+            for square in _entered(track, x, y, n, c):
+                if b[square] >= 0:
+                    self._capture(square, log)
+                    log.append((square, b[square]))
+                    b[square] = -1
+        if y < track:
+            if b[y] >= 0:
+                self._capture(y, log)
+            log.append((y, b[y]))
+            b[y] = c
+        else:
+            home = self._rules.homes + c
+            log.append((home, b[home]))
+            b[home] |= 1 << (y - track - PAWNS * c)
+        log.append((slot, x))
+        b[slot] = y
+        return c
+
+    # ----------------------------------------------------------------- undo
+
+    def _undo_last(self, action: TacTikAction) -> None:
+        record = self._undo.pop()
+        kind = action.kind
+        rules = self._rules
+        if kind == DEAL:
+            self._dealt -= 1
+            served = (self._dealer + 1 + self._dealt) % rules.players
+            card = action.card
+            self._talon[card] += 1
+            self._talon_size += 1
+            self._hands[served][card] -= 1
+            self._sizes[served] -= 1
+            self._phase = DEALING
+            self._player = CHANCE
+            return
+        if kind == GIVE:
+            if self._phase == PLAY:  # the exchange had resolved
+                hands, gives, received = self._hands, self._gives, self._received
+                for p in range(rules.players):
+                    hands[p][received[p]] -= 1
+                    received[p] = -1
+                for p in range(rules.players):
+                    hands[p][gives[p]] += 1
+                self._phase = EXCHANGE
+                self._player = self._dealer
+            else:
+                self._player = (self._player - 1) % rules.players
+            self._gives[self._player] = -1
+            return
+        scalars, log, used, extra = record
+        if extra is not None:
+            talon, self._talon_size, pile, gives, received = extra
+            self._talon, self._pile = talon.copy(), pile.copy()
+            self._gives, self._received = gives.copy(), received.copy()
+        (
+            self._phase, player, self._dealer, self._dealt, self._seven, self._seven_colour,
+            self._turns, self._winners,
+        ) = scalars  # fmt: skip
+        self._player = player
+        b = self._b
+        for index, value in reversed(log):
+            b[index] = value
+        if kind == DISCARD_ALL:
+            hand = self._hands[player]
+            for k in used:
+                hand[k] += 1
+                self._pile[k] -= 1
+            self._sizes[player] = len(used)
+            self._revealed.pop()
+        elif used is not None:
+            self._hands[player][used] += 1
+            self._sizes[player] += 1
+            self._pile[used] -= 1
+
+    # ----------------------------------------------------------------- copies and identity
+
+    def _copy_into(self, new: TacTikState) -> None:
+        new._rules = self._rules
+        new._lay = self._lay
+        new._b = self._b.copy()
+        new._hands = [hand.copy() for hand in self._hands]
+        new._sizes = self._sizes.copy()
+        new._talon = self._talon.copy()
+        new._talon_size = self._talon_size
+        new._pile = self._pile.copy()
+        new._revealed = self._revealed.copy()
+        new._phase = self._phase
+        new._player = self._player
+        new._dealer = self._dealer
+        new._dealt = self._dealt
+        new._gives = self._gives.copy()
+        new._received = self._received.copy()
+        new._seven = self._seven
+        new._seven_colour = self._seven_colour
+        new._turns = self._turns
+        new._winners = self._winners
+
+    def _position_key(self) -> tuple[Any, ...]:
+        turns = self._turns if self._rules.max_turns is not None else -1
+        return (
+            self._phase, self._player, self._dealer, self._dealt, self._seven,
+            self._seven_colour, turns, self._winners, tuple(self._b[: self._rules.pos]),
+            tuple(map(tuple, self._hands)), tuple(self._talon), tuple(self._gives),
+            tuple(self._received),
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- views
+
+    def observation(self, player: int | None) -> TacTikObservation:
+        from tikigames.tactik.observation import observe
+
+        return observe(self, self._check_player(player))
+
+    def __str__(self) -> str:
+        from tikigames.tactik.render import render_state
+
+        return render_state(self)
