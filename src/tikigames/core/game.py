@@ -83,9 +83,12 @@ class Game(ABC, Generic[S]):
         """Every action of the game with these options, in id order."""
 
     @property
-    @abstractmethod
     def num_players(self) -> int:
-        """The number of seats."""
+        """The number of seats: the ``players`` option where the game has one (a game with a
+        fixed number of seats overrides this)."""
+        players = self._options["players"]
+        assert isinstance(players, int)
+        return players
 
     def _resample(self, obs: Observation, rng: random.Random) -> S:
         """A state consistent with ``obs``. The default suits perfect-information games: replay

@@ -111,12 +111,6 @@ class TacTik(Game[TacTikState]):
         colours, with_13 = self._table_key()
         return build_table(colours, with_13)
 
-    @property
-    def num_players(self) -> int:
-        players = self._options["players"]
-        assert isinstance(players, int)
-        return players
-
     def _resample(self, obs: Observation, rng: random.Random) -> TacTikState:
         assert isinstance(obs, TacTikObservation)
         return resample(self, obs, rng)

@@ -83,12 +83,6 @@ class TikiTopple(Game[TikiToppleState]):
     def _build_table(self) -> ActionTable[TikiToppleAction]:
         return build_table()
 
-    @property
-    def num_players(self) -> int:
-        players = self._options["players"]
-        assert isinstance(players, int)
-        return players
-
     def _resample(self, obs: Observation, rng: random.Random) -> TikiToppleState:
         assert isinstance(obs, TikiToppleObservation)
         return resample(self, obs, rng)
