@@ -118,7 +118,10 @@ class ActionTable(Generic[A]):
         """
         if not isinstance(text, str):
             raise ActionError(f"notation must be a string, not {type(text).__name__}")
-        action = self._by_text.get(self._normalize(text))
+        by_text = self._by_text
+        action = by_text.get(text)  # canonical lowercase text: no normalising needed
+        if action is None:
+            action = by_text.get(self._normalize(text))
         if action is None:
             shown = text if len(text) <= 60 else text[:57] + "..."
             raise ActionError(f"{shown!r} is not an action of this game")
