@@ -30,7 +30,7 @@ from tikigames.core.state import State
 __version__ = "0.1.0"
 
 # Each game package registers itself when imported.
-for _package in ("tiki_topple", "tactiki", "tactik"):
+for _package in ("tiki_topple", "paiko", "tactiki", "tactik"):
     importlib.import_module(f"tikigames.{_package}")
 
 #: The names of the registered games, sorted.

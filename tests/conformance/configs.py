@@ -19,11 +19,13 @@ CONFIGS: dict[str, list[dict[str, Any]]] = {
         {"players": 2, "jokers": 4, "with_13": True, "seven_captures_passed": False},
         {"players": 4, "jokers": 0, "discard": "stuck", "max_turns": 30},
     ],
+    "paiko": [{}, {"max_turns": 40, "move_limit": 1, "draw_exact": True}],
 }
 
 MAX_STEPS: dict[str, int] = {
     "tiki_topple": 200,
     "tactiki": 160,
     "tactik": 250,
+    "paiko": 180,
 }
 DEFAULT_MAX_STEPS = 200

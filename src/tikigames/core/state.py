@@ -25,9 +25,12 @@ from __future__ import annotations
 
 import operator
 from abc import ABC, abstractmethod
+from bisect import bisect_left
 from collections.abc import Sequence
 from random import Random
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from typing_extensions import Self
 
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
@@ -40,9 +43,6 @@ if TYPE_CHECKING:
 __all__ = ["State"]
 
 A = TypeVar("A", bound=Action)
-
-#: Above this many legal actions, legality is checked with a set rather than a list scan.
-_SET_THRESHOLD = 12
 
 
 class State(ABC, Generic[A]):
@@ -59,7 +59,6 @@ class State(ABC, Generic[A]):
         "_hash",
         "_history",
         "_legal",
-        "_legal_set",
         "_legal_stack",
         "_undo",
         "_views",
@@ -75,10 +74,9 @@ class State(ABC, Generic[A]):
         #: Undo records pushed by ``_do``; their shape is the game's business.
         self._undo: list[Any] = []
         self._legal: list[A] | None = None
-        self._legal_set: frozenset[A] | None = None
         #: The legal-action caches of the positions before each applied action, so that an
         #: undo restores them and apply/undo loops never regenerate the moves of a position.
-        self._legal_stack: list[tuple[list[A] | None, frozenset[A] | None]] = []
+        self._legal_stack: list[list[A] | None] = []
         self._hash: int | None = None
 
     # ----------------------------------------------------------------- game hooks
@@ -205,15 +203,12 @@ class State(ABC, Generic[A]):
         return entry
 
     def _is_legal(self, action: A) -> bool:
+        # The legal list is sorted by id: a binary search needs no set built per position.
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate_legal()
-        if len(legal) <= _SET_THRESHOLD:
-            return action in legal
-        legal_set = self._legal_set
-        if legal_set is None:
-            legal_set = self._legal_set = frozenset(legal)
-        return action in legal_set
+        index = bisect_left(legal, action)
+        return index < len(legal) and legal[index] is action
 
     def _illegal(self, action: A) -> IllegalActionError:
         player = self.current_player()
@@ -252,9 +247,8 @@ class State(ABC, Generic[A]):
                 view.append(action.text if seat == viewer else hidden)
         self._do(action)
         self._history.append(action)
-        self._legal_stack.append((self._legal, self._legal_set))
+        self._legal_stack.append(self._legal)
         self._legal = None
-        self._legal_set = None
         self._hash = None
 
     def undo_action(self) -> A:
@@ -269,7 +263,7 @@ class State(ABC, Generic[A]):
         for view in self._views:
             view.pop()
         self._undo_last(action)
-        self._legal, self._legal_set = self._legal_stack.pop()
+        self._legal = self._legal_stack.pop()
         self._hash = None
         return action
 
@@ -305,7 +299,7 @@ class State(ABC, Generic[A]):
 
     # ----------------------------------------------------------------- copies, equality, JSON
 
-    def clone(self) -> State[A]:
+    def clone(self) -> Self:
         """An independent copy, history and undo records included."""
         cls = type(self)
         new = cls.__new__(cls)
@@ -316,7 +310,6 @@ class State(ABC, Generic[A]):
         new._views = [view.copy() for view in self._views]
         new._undo = self._undo.copy()
         new._legal = self._legal
-        new._legal_set = self._legal_set
         new._legal_stack = self._legal_stack.copy()
         new._hash = self._hash
         self._copy_into(new)

@@ -1,0 +1,342 @@
+"""Paikō's action table (18,090 ids, stable across releases) and the lookups the rules engine
+uses to enumerate legal actions without building any text.
+
+===========  ===========================  ====================================================
+ids          kind                         text
+===========  ===========================  ====================================================
+0–7          draft one tile               ``draft {tile}``
+8–171        draw 1–3 tiles               ``draw {tile}[,{tile}[,{tile}]]`` (tile order)
+172–2075     deploy                       ``{tile}@{square}:{facing}``
+2076–6091    shift                        ``{from}-{to}:{facing}``
+6092–6523    turn in place                ``{square}:{facing}``
+6524–18079   redeploy a Water             ``{from}>{to}:N``
+18080        a deployed Sai stays         ``stay``
+18081–18088  a victim's pick              ``give {tile}``
+18089        pass                         ``pass``
+===========  ===========================  ====================================================
+
+Inside each kind the order is: tiles in canonical order, squares in index order (reading order
+as White sees the board), facings N, E, S, W. Draws are ordered by size, then as combinations
+with repetition in tile order. Deploys exist on all 112 squares for every tile (a non-Lotus tile
+on a black square is an action that is never legal) but with the facing N only for the five
+tiles whose patterns ignore facing. Shifts go from every open square to the open squares one or
+two steps away that an empty board lets a tile reach — the one-step targets first, then the
+two-step ones — in every facing; turns exist for every open square and facing; redeploys
+between every two distinct open squares, facing N.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations_with_replacement
+
+from tikigames.core.action import Action, ActionTable
+from tikigames.paiko.data import (
+    ALL_SQUARES,
+    BIT,
+    FACED,
+    FACINGS,
+    NUM_SQUARES,
+    NUM_TILES,
+    OPEN_SQUARES,
+    SHIFT_TARGETS,
+    SQUARE_NAMES,
+    TAG_SHIFT,
+    TILE_INDEX,
+    TILES,
+    reach,
+)
+
+__all__ = ["PaikoAction", "PaikoTable", "build_table"]
+
+# Action kinds, in id order.
+DRAFT, DRAW, DEPLOY, SHIFT, TURN, REDEPLOY, STAY, GIVE, PASS = range(9)
+KIND_NAMES = ("draft", "draw", "deploy", "shift", "turn", "redeploy", "stay", "give", "pass")
+
+#: The most tiles one draw takes.
+MAX_DRAW = 3
+
+
+class PaikoAction(Action):
+    """A Paikō action with its decoded fields.
+
+    Attributes:
+        kind: ``DRAFT`` … ``PASS`` (module constants).
+        tile: the tile drafted, deployed or given, else −1.
+        src: the square a shift, turn or redeploy starts from, else −1.
+        dst: the square a deploy, shift, turn or redeploy ends on, else −1.
+        facing: the facing given by a deploy, shift, turn or redeploy (0–3 for N, E, S, W), else
+            −1.
+        draw: for a draw, ``(tile, count)`` pairs; else ``()``.
+        size: the number of tiles a draw takes, else 0.
+    """
+
+    kind: int
+    tile: int
+    src: int
+    dst: int
+    facing: int
+    draw: tuple[tuple[int, int], ...]
+    size: int
+
+
+def _action(
+    actions: list[PaikoAction],
+    text: str,
+    kind: int,
+    tile: int = -1,
+    src: int = -1,
+    dst: int = -1,
+    facing: int = -1,
+    draw: tuple[tuple[int, int], ...] = (),
+) -> PaikoAction:
+    action = PaikoAction(len(actions), text)
+    action.kind = kind
+    action.tile = tile
+    action.src = src
+    action.dst = dst
+    action.facing = facing
+    action.draw = draw
+    action.size = sum(count for _, count in draw)
+    actions.append(action)
+    return action
+
+
+def draw_text(tiles: Sequence[int]) -> str:
+    """``draw bow,fire,fire``: the tiles in canonical order."""
+    return "draw " + ",".join(TILES[tile] for tile in sorted(tiles))
+
+
+class PaikoTable(ActionTable[PaikoAction]):
+    """The action table with the per-square lookups of the rules engine.
+
+    Attributes:
+        drafts, gives: by tile.
+        draws: every draw, in id order.
+        deploys: ``deploys[tile][square]``: the deploy actions there (4 facings or N only).
+        near: ``near[square]``: ``(target, actions by facing)`` for each one-step target of a
+            shift from there, in id order (``data.SHIFT_TARGETS``).
+        far: ``far[square]``: ``(target, middles, actions by facing)`` for each two-step target,
+            in id order, with the squares such a shift may pass through.
+        turns: ``turns[square]``: the 4 turn actions (``()`` on a black square).
+        redeploys: ``redeploys[src][dst]``: the redeploy action, or ``None``.
+        turns_from: ``turns_from[square][facing]``: the 3 turns to the other facings.
+        stay, pass_: the two single actions.
+    """
+
+    __slots__ = (
+        "_draw_cache",
+        "_reach_cache",
+        "_reached_cache",
+        "deploys",
+        "drafts",
+        "draws",
+        "far",
+        "gives",
+        "near",
+        "pass_",
+        "redeploys",
+        "stay",
+        "turns",
+        "turns_from",
+    )
+
+    drafts: tuple[PaikoAction, ...]
+    draws: tuple[PaikoAction, ...]
+    deploys: tuple[tuple[tuple[PaikoAction, ...], ...], ...]
+    near: tuple[tuple[tuple[int, tuple[PaikoAction, ...]], ...], ...]
+    far: tuple[tuple[tuple[int, tuple[int, ...], tuple[PaikoAction, ...]], ...], ...]
+    turns: tuple[tuple[PaikoAction, ...], ...]
+    turns_from: tuple[tuple[tuple[PaikoAction, ...], ...], ...]
+    redeploys: tuple[tuple[PaikoAction | None, ...], ...]
+    stay: PaikoAction
+    gives: tuple[PaikoAction, ...]
+    pass_: PaikoAction
+    _draw_cache: dict[int, tuple[PaikoAction, ...]]
+    _reach_cache: dict[int, tuple[PaikoAction, ...]]
+    _reached_cache: dict[int, tuple[PaikoAction, ...]]
+
+    def legal_draws(self, reserve: Sequence[int], exact: bool) -> tuple[PaikoAction, ...]:
+        """The draws a reserve allows (only those of min(3, reserve) tiles when ``exact``),
+        memoised by the reserve's counts capped at 3 — all a draw can depend on.
+
+        The counts are packed in 3-bit fields whose top bit is a guard (``4 + count``); a
+        draw's own counts packed the same way without guards subtract field by field without
+        borrowing, and a field keeps its guard exactly when the reserve holds enough."""
+        packed = 0
+        for count in reversed(reserve):
+            packed = packed << 3 | _GUARD | (count if count < MAX_DRAW else MAX_DRAW)
+        key = packed << 1 | exact
+        cached = self._draw_cache.get(key)
+        if cached is None:
+            guards = _GUARDS
+            size = min(MAX_DRAW, sum(min(count, MAX_DRAW) for count in reserve))
+            cached = tuple(
+                action
+                for action, need in zip(self.draws, _DRAW_NEEDS, strict=True)
+                if (packed - need) & guards == guards and (not exact or action.size == size)
+            )
+            self._draw_cache[key] = cached
+        return cached
+
+    def reached(self, key: int) -> tuple[PaikoAction, ...]:
+        """The shifts a reach key allows (``data.TAG``), in id order: the targets a path of
+        passable squares reaches, in every facing for a Sai, Bow or Fire, facing N for the
+        others.
+
+        Memoised twice: by the key itself (the engine's fast path reads ``_reach_cache``
+        directly), and by the targets reached, so that the many keys leading to the same
+        targets share one tuple and a new key costs a bitmask step and a lookup."""
+        found = self._reach_cache.get(key)
+        if found is None:
+            tag = key >> TAG_SHIFT
+            origin, steps, faced = tag >> 3, tag >> 1 & 3, tag & 1
+            mask = reach(origin, key, steps)
+            reached_key = mask | tag << TAG_SHIFT
+            found = self._reached_cache.get(reached_key)
+            if found is None:
+                found = tuple(
+                    action
+                    for _, actions in self.targets(mask, origin)
+                    for action in (actions if faced else actions[:1])
+                )
+                if len(self._reached_cache) >= _REACHED_CACHE_SIZE:
+                    self._reached_cache.clear()
+                self._reached_cache[reached_key] = found
+            if len(self._reach_cache) >= _REACH_CACHE_SIZE:
+                self._reach_cache.clear()
+            self._reach_cache[key] = found
+        return found
+
+    def targets(self, mask: int, origin: int) -> list[tuple[int, tuple[PaikoAction, ...]]]:
+        """``(target, actions by facing)`` for the shift targets from ``origin`` in ``mask``, in
+        id order."""
+        return [
+            (target, actions) for target, actions in self.near[origin] if mask & BIT[target]
+        ] + [(target, actions) for target, _, actions in self.far[origin] if mask & BIT[target]]
+
+
+#: The memo of :meth:`PaikoTable.reached` by key starts over when it holds this many keys (about
+#: 150 bytes each; the tuples are shared).
+_REACH_CACHE_SIZE = 100_000
+#: … and by targets when it holds this many tuples (about 400 bytes each).
+_REACHED_CACHE_SIZE = 50_000
+
+
+#: Draw packing (see :meth:`PaikoTable.legal_draws`): a field's guard bit, every guard, and
+#: each draw's tile counts, in id order.
+_GUARD = 4
+_GUARDS = sum(_GUARD << 3 * tile for tile in range(NUM_TILES))
+_DRAW_NEEDS = tuple(
+    sum(count << 3 * tile for tile, count in tiles)
+    for size in range(1, MAX_DRAW + 1)
+    for tiles in (
+        tuple((t, combo.count(t)) for t in sorted(set(combo)))
+        for combo in combinations_with_replacement(range(NUM_TILES), size)
+    )
+)
+
+
+def build_table() -> PaikoTable:
+    """Every Paikō action, in id order, with the engine's lookups."""
+    actions: list[PaikoAction] = []
+    drafts = tuple(_action(actions, f"draft {name}", DRAFT, tile=t) for t, name in enumerate(TILES))
+    draws = []
+    for size in range(1, MAX_DRAW + 1):
+        for tiles in combinations_with_replacement(range(NUM_TILES), size):
+            counts = tuple((t, tiles.count(t)) for t in sorted(set(tiles)))
+            draws.append(_action(actions, draw_text(tiles), DRAW, draw=counts))
+    deploys = tuple(
+        tuple(
+            tuple(
+                _action(
+                    actions,
+                    f"{TILES[t]}@{SQUARE_NAMES[s]}:{FACINGS[f]}",
+                    DEPLOY,
+                    t,
+                    dst=s,
+                    facing=f,
+                )
+                for f in (range(4) if FACED[t] else (0,))
+            )
+            for s in ALL_SQUARES
+        )
+        for t in range(NUM_TILES)
+    )
+    shifts = tuple(
+        tuple(
+            (
+                target,
+                steps,
+                middles,
+                tuple(
+                    _action(
+                        actions,
+                        f"{SQUARE_NAMES[s]}-{SQUARE_NAMES[target]}:{FACINGS[f]}",
+                        SHIFT,
+                        src=s,
+                        dst=target,
+                        facing=f,
+                    )
+                    for f in range(4)
+                ),
+            )
+            for target, steps, middles in SHIFT_TARGETS[s]
+        )
+        for s in ALL_SQUARES
+    )
+    open_set = frozenset(OPEN_SQUARES)
+    turns = tuple(
+        tuple(
+            _action(actions, f"{SQUARE_NAMES[s]}:{FACINGS[f]}", TURN, src=s, dst=s, facing=f)
+            for f in range(4)
+        )
+        if s in open_set
+        else ()
+        for s in ALL_SQUARES
+    )
+    redeploys: list[list[PaikoAction | None]] = [[None] * NUM_SQUARES for _ in ALL_SQUARES]
+    for s in OPEN_SQUARES:
+        for d in OPEN_SQUARES:
+            if d != s:
+                text = f"{SQUARE_NAMES[s]}>{SQUARE_NAMES[d]}:N"
+                redeploys[s][d] = _action(actions, text, REDEPLOY, src=s, dst=d, facing=0)
+    stay = _action(actions, "stay", STAY)
+    gives = tuple(_action(actions, f"give {name}", GIVE, tile=t) for t, name in enumerate(TILES))
+    pass_ = _action(actions, "pass", PASS)
+
+    table = PaikoTable(actions, normalize=normalize)
+    table.drafts = drafts
+    table.draws = tuple(draws)
+    table.deploys = deploys
+    table.near = tuple(
+        tuple((target, acts) for target, steps, _, acts in row if steps == 1) for row in shifts
+    )
+    table.far = tuple(
+        tuple((target, middles, acts) for target, steps, middles, acts in row if steps == 2)
+        for row in shifts
+    )
+    table.turns = turns
+    table.turns_from = tuple(
+        tuple(tuple(row[f] for f in range(4) if f != facing) for facing in range(4)) if row else ()
+        for row in turns
+    )
+    table.redeploys = tuple(tuple(row) for row in redeploys)
+    table.stay = stay
+    table.gives = gives
+    table.pass_ = pass_
+    table._draw_cache = {}
+    table._reach_cache = {}
+    table._reached_cache = {}
+    return table
+
+
+def normalize(text: str) -> str:
+    """The lookup key of a text: case and whitespace folded; a draw's tiles in canonical order,
+    with any spaces around its commas dropped."""
+    folded = " ".join(text.split()).lower()
+    if folded.startswith("draw "):
+        names = [name.strip() for name in folded[5:].split(",")]
+        if 1 <= len(names) <= MAX_DRAW and all(name in TILE_INDEX for name in names):
+            return draw_text([TILE_INDEX[name] for name in names])
+    return folded

@@ -1,0 +1,290 @@
+"""Paikō's components, precomputed once: the diamond board, its quarters and black squares, the
+eight tiles, every tile's threat and cover pattern from every square in every facing, and every
+square's shift targets (as lists and as bitmasks).
+
+Squares are indexed 0…111 in reading order as White sees the board (rank 14 first, files a→n
+inside a rank). A tile on the board is one int, ``player << 5 | tile << 2 | facing``; its low five
+bits (``tile << 2 | facing``) are its *kind*, the index of the pattern tables.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# ---------------------------------------------------------------- players, tiles, facings
+
+PLAYER_NAMES: Final = ("White", "Black")
+
+#: Tile names in the canonical order (of the action table and of a draw's text).
+TILES: Final = ("sai", "sword", "bow", "lotus", "air", "fire", "earth", "water")
+SAI, SWORD, BOW, LOTUS, AIR, FIRE, EARTH, WATER = range(8)
+NUM_TILES: Final = 8
+#: Tiles of each type each player owns.
+COPIES: Final = 3
+TILE_INDEX: Final = {name: index for index, name in enumerate(TILES)}
+#: One letter per tile for the board drawing (upper case White, lower case Black).
+TILE_LETTERS: Final = ("S", "X", "B", "L", "A", "F", "E", "W")
+
+FACINGS: Final = "NESW"
+NORTH, EAST, SOUTH, WEST = range(4)
+#: Whether a tile's patterns change with its facing (the others always face N).
+FACED: Final = (True, False, True, False, False, True, False, False)
+#: Orthogonal steps a shift may take (0: the tile never moves).
+SHIFT_RANGE: Final = (2, 2, 2, 0, 0, 2, 1, 2)
+
+# ---------------------------------------------------------------- the board
+
+SIZE: Final = 14
+
+
+def _on_board(x: int, y: int) -> bool:
+    """|x − 6.5| + |y − 6.5| ≤ 7, in integers."""
+    return 0 <= x < SIZE and 0 <= y < SIZE and abs(2 * x - 13) + abs(2 * y - 13) <= 14
+
+
+#: (x, y) of each square, in index order.
+COORDS: Final[tuple[tuple[int, int], ...]] = tuple(
+    (x, y) for y in range(SIZE) for x in range(SIZE) if _on_board(x, y)
+)
+NUM_SQUARES: Final = len(COORDS)
+_INDEX: Final = {xy: index for index, xy in enumerate(COORDS)}
+
+
+def square_at(x: int, y: int) -> int:
+    """The index of square (x, y), or −1 off the board."""
+    return _INDEX.get((x, y), -1)
+
+
+#: ``e5``-style names: file a…n for x = 0…13, rank 14 − y.
+SQUARE_NAMES: Final = tuple(f"{chr(ord('a') + x)}{SIZE - y}" for x, y in COORDS)
+SQUARE_INDEX: Final = {name: index for index, name in enumerate(SQUARE_NAMES)}
+
+#: Only a Lotus may stand on these; nothing shifts into or through them.
+BLACK_COORDS: Final = ((5, 5), (7, 6), (6, 7), (8, 8))
+BLACK: Final = tuple(xy in BLACK_COORDS for xy in COORDS)
+#: The squares other tiles may use, in index order.
+OPEN_SQUARES: Final = tuple(s for s in range(NUM_SQUARES) if not BLACK[s])
+ALL_SQUARES: Final = tuple(range(NUM_SQUARES))
+
+#: Quarters: White's homeground, Black's homeground, and the two middlegrounds.
+WHITE_HOME, BLACK_HOME, WEST_MIDDLE, EAST_MIDDLE = range(4)
+
+
+def _quarter(x: int, y: int) -> int:
+    if x <= 6:
+        return WHITE_HOME if y >= 7 else WEST_MIDDLE
+    return BLACK_HOME if y <= 6 else EAST_MIDDLE
+
+
+QUARTER: Final = tuple(_quarter(x, y) for x, y in COORDS)
+#: ``HOME[p][s]``: whether s is in player p's homeground (player 0 is White).
+HOME: Final = tuple(tuple(q == home for q in QUARTER) for home in (WHITE_HOME, BLACK_HOME))
+#: ``VALUE[p][s]``: what a non-Lotus tile of p on s scores: 0 at home, 1 in a middleground,
+#: 2 in the opponent's homeground.
+VALUE: Final = tuple(
+    tuple(0 if HOME[p][s] else 2 if HOME[1 - p][s] else 1 for s in range(NUM_SQUARES))
+    for p in (0, 1)
+)
+
+_STEPS: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
+#: Orthogonal neighbours on the board, in index order.
+NEIGHBOURS: Final = tuple(
+    tuple(sorted(square_at(x + dx, y + dy) for dx, dy in _STEPS if square_at(x + dx, y + dy) >= 0))
+    for x, y in COORDS
+)
+
+# ---------------------------------------------------------------- patterns
+
+Offsets = tuple[tuple[int, int], ...]
+
+_EIGHT: Final[Offsets] = tuple(
+    (dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)
+)
+_KNIGHT: Final[Offsets] = (
+    (-1, -2), (1, -2), (-2, -1), (2, -1), (-2, 1), (2, 1), (-1, 2), (1, 2),
+)  # fmt: skip
+
+#: Threat offsets of each tile facing N ("forward" is (0, −1), "right" is (+1, 0)).
+THREAT_OFFSETS: Final[tuple[Offsets, ...]] = (
+    ((0, -1),),  # sai
+    _EIGHT,  # sword
+    ((0, -2), (0, -3), (0, -4)),  # bow
+    (),  # lotus
+    _KNIGHT,  # air
+    tuple((dx, -2) for dx in range(-2, 3)) + tuple((dx, -1) for dx in (-1, 0, 1)) + ((0, 0),),
+    ((0, -1), (0, -2), (0, 1), (0, 2), (-1, 0), (-2, 0), (1, 0), (2, 0)),  # earth
+    ((-1, -1), (1, -1), (-1, 1), (1, 1)),  # water
+)
+#: Cover offsets of each tile facing N.
+COVER_OFFSETS: Final[tuple[Offsets, ...]] = (
+    ((-1, 0), (1, 0)),  # sai
+    (),
+    (),
+    ((0, 0), *_EIGHT),  # lotus: the 3×3 block, itself included
+    (),
+    (),
+    (),
+    ((0, -1), (1, 0), (0, 1), (-1, 0)),  # water
+)
+
+
+def rotate(dx: int, dy: int, facing: int) -> tuple[int, int]:
+    """Offset (dx, dy) of a tile facing N, turned to ``facing``: E maps it to (−dy, dx),
+    S to (−dx, −dy), W to (dy, −dx)."""
+    for _ in range(facing):
+        dx, dy = -dy, dx
+    return dx, dy
+
+
+def _project(offsets: Offsets, facing: int, square: int) -> tuple[int, ...]:
+    x, y = COORDS[square]
+    targets = (square_at(x + dx, y + dy) for dx, dy in (rotate(*o, facing) for o in offsets))
+    return tuple(sorted(t for t in targets if t >= 0))
+
+
+def _table(offsets: tuple[Offsets, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    return tuple(
+        tuple(_project(offsets[kind >> 2], kind & 3, s) for s in range(NUM_SQUARES))
+        for kind in range(NUM_TILES * 4)
+    )
+
+
+#: ``THREAT[kind][s]``: the squares a tile of that kind on s threatens (off-board ones dropped).
+THREAT: Final = _table(THREAT_OFFSETS)
+#: ``COVER[kind][s]``: the squares it covers.
+COVER: Final = _table(COVER_OFFSETS)
+#: The same as frozensets, for the membership tests of the self-capture check.
+COVER_SETS: Final = tuple(tuple(frozenset(squares) for squares in row) for row in COVER)
+THREAT_SETS: Final = tuple(tuple(frozenset(squares) for squares in row) for row in THREAT)
+
+
+def _reverse(
+    table: tuple[tuple[tuple[int, ...], ...], ...],
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    rows = []
+    for row in table:
+        sources: list[list[int]] = [[] for _ in range(NUM_SQUARES)]
+        for source, targets in enumerate(row):
+            for target in targets:
+                sources[target].append(source)
+        rows.append(tuple(tuple(found) for found in sources))
+    return tuple(rows)
+
+
+#: ``THREATENED_FROM[kind][s]``: the squares from which a tile of that kind threatens s.
+THREATENED_FROM: Final = _reverse(THREAT)
+
+
+def kind_of(tile: int, facing: int) -> int:
+    """The pattern-table index of ``tile`` facing ``facing``."""
+    return tile << 2 | facing
+
+
+# ---------------------------------------------------------------- shifts
+
+
+def _shift_targets(origin: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """``(target, steps, middles)`` for each square a shift from ``origin`` could end on over an
+    empty board (1 or 2 orthogonal steps through open squares): the one-step targets first, then
+    the two-step ones, each in index order; ``middles`` are the squares a 2-step shift may pass
+    through."""
+    found: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+    if BLACK[origin]:
+        return ()
+    first = [n for n in NEIGHBOURS[origin] if not BLACK[n]]
+    for middle in first:
+        found[middle] = (middle, 1, ())
+    for middle in first:
+        for target in NEIGHBOURS[middle]:
+            if target == origin or BLACK[target] or target in first:
+                continue
+            _, _, middles = found.get(target, (target, 2, ()))
+            found[target] = (target, 2, (*middles, middle))
+    return tuple(sorted(found.values(), key=lambda entry: (entry[1], entry[0])))
+
+
+#: ``SHIFT_TARGETS[s]``: see :func:`_shift_targets`.
+SHIFT_TARGETS: Final = tuple(_shift_targets(s) for s in range(NUM_SQUARES))
+
+# Square sets as int bitmasks: square (x, y) is bit 16·y + x, so that shifting a mask by 1 or 16
+# moves every square one step W/E or N/S (the two spare columns keep rows apart).
+#: ``BIT[s]``: the mask of square s.
+BIT: Final = tuple(1 << (16 * y + x) for x, y in COORDS)
+ALL_BITS: Final = sum(BIT)
+#: ``NEAR_BITS[s]``, ``FAR_BITS[s]``: the one-step and two-step shift targets from s.
+NEAR_BITS: Final = tuple(
+    sum(BIT[t] for t, steps, _ in SHIFT_TARGETS[s] if steps == 1) for s in range(NUM_SQUARES)
+)
+FAR_BITS: Final = tuple(
+    sum(BIT[t] for t, steps, _ in SHIFT_TARGETS[s] if steps == 2) for s in range(NUM_SQUARES)
+)
+
+
+def reach(origin: int, free: int, steps: int) -> int:
+    """The targets a shift of up to ``steps`` (1 or 2) from ``origin`` reaches through the
+    squares of ``free`` (passable ones), as a mask."""
+    near = NEAR_BITS[origin] & free
+    if steps == 1:
+        return near
+    return near | FAR_BITS[origin] & free & (near << 1 | near >> 1 | near << 16 | near >> 16)
+
+
+#: Reach keys (``PaikoTable.reached``): the passable squares of the region a shift from a
+#: square may use, tagged above bit ``TAG_SHIFT`` with the square, the steps and whether the
+#: tile has a facing. ``REGION[kind][s]`` is that region, ``TAG[kind][s]`` the tag.
+TAG_SHIFT: Final = 16 * SIZE
+REGION: Final = tuple(
+    tuple(
+        0 if not SHIFT_RANGE[kind >> 2] else
+        NEAR_BITS[s] if SHIFT_RANGE[kind >> 2] == 1 else NEAR_BITS[s] | FAR_BITS[s]
+        for s in range(NUM_SQUARES)
+    )
+    for kind in range(NUM_TILES * 4)
+)  # fmt: skip
+TAG: Final = tuple(
+    tuple(
+        (s << 3 | SHIFT_RANGE[kind >> 2] << 1 | FACED[kind >> 2]) << TAG_SHIFT
+        for s in range(NUM_SQUARES)
+    )
+    for kind in range(NUM_TILES * 4)
+)
+
+#: Draft order: White 7 tiles, Black 9, White 1.
+DRAFT_ORDER: Final = (0,) * 7 + (1,) * 9 + (0,)
+
+#: A player wins with this many points at the end of their turn.
+WIN_POINTS: Final = 10
+#: The tie rule: both players have lost at least this many tiles …
+TIE_LOST: Final = 13
+#: … and both have at most this many points.
+TIE_POINTS: Final = 5
+
+
+def _fire_reach(origin: int) -> frozenset[int]:
+    """Every square a Fire moving or turning from ``origin`` could threaten afterwards."""
+    ends = [origin, *(target for target, _, _ in SHIFT_TARGETS[origin])]
+    return frozenset(
+        s for end in ends for facing in range(4) for s in THREAT[kind_of(FIRE, facing)][end]
+    )
+
+
+#: ``FIRE_REACH[s]``: see :func:`_fire_reach`.
+FIRE_REACH: Final = tuple(_fire_reach(s) for s in range(NUM_SQUARES))
+
+
+def _fire_sources(square: int) -> tuple[frozenset[int], ...]:
+    """Where a Fire facing N, E, S, W may stand to threaten ``square``, then all four joined."""
+    by_facing = [frozenset(THREATENED_FROM[kind_of(FIRE, facing)][square]) for facing in range(4)]
+    return (*by_facing, frozenset().union(*by_facing))
+
+
+#: ``FIRE_SOURCES[s]``: see :func:`_fire_sources`.
+FIRE_SOURCES: Final = tuple(_fire_sources(s) for s in range(NUM_SQUARES))
+
+
+def fire_unsafe(fragile: list[int]) -> tuple[frozenset[int], ...]:
+    """For each facing (then any facing), the squares from which a Fire would threaten one of
+    the ``fragile`` squares."""
+    if len(fragile) == 1:
+        return FIRE_SOURCES[fragile[0]]
+    return tuple(frozenset().union(*(FIRE_SOURCES[s][f] for s in fragile)) for f in range(5))

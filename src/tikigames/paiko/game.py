@@ -1,0 +1,69 @@
+"""The Paikō game: options and wiring."""
+
+from __future__ import annotations
+
+import random
+
+from tikigames.core.game import Game
+from tikigames.core.observation import Observation
+from tikigames.core.options import Option
+from tikigames.core.registry import register
+from tikigames.paiko.actions import PaikoTable, build_table
+from tikigames.paiko.observation import PaikoObservation
+from tikigames.paiko.resample import resample
+from tikigames.paiko.state import PaikoState
+
+__all__ = ["Paiko"]
+
+
+@register
+class Paiko(Game[PaikoState]):
+    """Paikō for two players: deploy and shift tiles whose threat captures and whose cover
+    protects, and score 10 points in the middlegrounds and the opponent's homeground.
+
+    >>> import tikigames
+    >>> game = tikigames.load("paiko")
+    >>> game.options
+    {'max_turns': 1000, 'move_limit': 3, 'draw_exact': False}
+    >>> game.num_players, game.num_distinct_actions
+    (2, 18090)
+    """
+
+    name = "paiko"
+    title = "Paikō"
+    state_class = PaikoState
+    observation_class = PaikoObservation
+    option_specs = (
+        Option(
+            "max_turns",
+            int,
+            1000,
+            "the game is drawn when this many turns have been played (None: no limit)",
+            minimum=1,
+            allow_none=True,
+        ),
+        Option(
+            "move_limit",
+            int,
+            3,
+            "the same tile may move on at most this many of its owner's turns in a row"
+            " (None: no limit)",
+            minimum=1,
+            allow_none=True,
+        ),
+        Option("draw_exact", bool, False, "a draw takes exactly min(3, reserve) tiles"),
+    )
+
+    def _table_key(self) -> tuple[()]:
+        return ()  # the same table for every option
+
+    def _build_table(self) -> PaikoTable:
+        return build_table()
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def _resample(self, obs: Observation, rng: random.Random) -> PaikoState:
+        assert isinstance(obs, PaikoObservation)
+        return resample(self, obs, rng)

@@ -1,0 +1,805 @@
+"""Paikō's rules engine.
+
+The board is a list of 112 ints (−1 for an empty square, else ``player << 5 | tile << 2 |
+facing``). Beside it the state keeps, per player p and square s, these maps, which every
+placement and removal of a tile updates from the precomputed patterns, so that no legality test
+ever scans the board:
+
+* ``against[p][s]``: the threat a tile of p on s suffers — the opponent's tiles whose threat
+  pattern includes s, plus p's own Fires whose pattern does;
+* ``cover[p][s]``: 1 for each tile of p covering s, plus 1 when s is in p's homeground (cover is
+  ``cover[p][s] > 0``: it does not add up);
+* ``support[p][s]``: 1 for each tile of p threatening s, plus 1 in p's homeground (the deploy
+  rule's "homeground or threatened by one of your tiles" is ``support[p][s] > 0``);
+* ``danger[p][s]``: ``against[p][s] − (cover[p][s] > 0)``, plus ``BLOCKED`` when s is occupied:
+  a tile of p may enter s when it is below 2 (below 1 for a Fire);
+* ``free[p]`` and ``free_fire[p]``: bitmasks (``data.BIT``) of the squares whose danger is below 2
+  and below 1, updated whenever a danger crosses those levels.
+
+Each player's occupied squares are kept as a set too.
+
+A tile is capturable when ``against − (cover > 0) ≥ 2``. At the start of every turn no tile of
+either player is capturable (the mover's own action may not leave one, and the captures that
+follow take every capturable opponent tile), so a legality check looks only at the squares the
+action changes: the tiles a moving tile stops covering, and the own tiles a Fire's new pattern
+reaches. Captures start from the opponent tiles in the acting tile's final threat pattern, the
+only squares whose threat rose.
+
+Every change is undone from a small record (the scalar fields, the captured tiles, the moved
+tile), never from a copy of the board.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tikigames.core.constants import TERMINAL
+from tikigames.core.state import State
+from tikigames.paiko.actions import (
+    DEPLOY,
+    DRAFT,
+    DRAW,
+    GIVE,
+    PASS,
+    STAY,
+    PaikoAction,
+    PaikoTable,
+)
+from tikigames.paiko.data import (
+    ALL_BITS,
+    ALL_SQUARES,
+    BIT,
+    BOW,
+    COPIES,
+    COVER,
+    COVER_SETS,
+    DRAFT_ORDER,
+    EARTH,
+    FACED,
+    FACINGS,
+    FIRE,
+    FIRE_REACH,
+    HOME,
+    LOTUS,
+    NUM_SQUARES,
+    NUM_TILES,
+    OPEN_SQUARES,
+    REGION,
+    SAI,
+    SHIFT_RANGE,
+    SQUARE_INDEX,
+    SWORD,
+    TAG,
+    THREAT,
+    THREAT_SETS,
+    TIE_LOST,
+    TIE_POINTS,
+    TILES,
+    VALUE,
+    WATER,
+    WIN_POINTS,
+    fire_unsafe,
+    reach,
+)
+
+if TYPE_CHECKING:
+    from tikigames.paiko.game import Paiko
+    from tikigames.paiko.observation import PaikoObservation
+
+__all__ = ["PaikoState"]
+
+# Phases.
+DRAFTING, PLAYING, FOLLOW_UP, PICKING, OVER = range(5)
+PHASE_NAMES = ("draft", "play", "follow-up", "picks", "over")
+
+#: Where the board stores "no tile".
+EMPTY = -1
+#: Added to the danger of an occupied square: nothing enters it.
+BLOCKED = 99
+#: Per kind: whether a tile of that kind can shift (and so turn or redeploy).
+MOBILE = tuple(SHIFT_RANGE[kind >> 2] > 0 for kind in range(NUM_TILES * 4))
+#: Per kind: whether it is a Sword, Bow or Earth, whose moves never change its owner's maps.
+PLAIN = tuple(kind >> 2 in (SWORD, BOW, EARTH) for kind in range(NUM_TILES * 4))
+
+
+class PaikoState(State[PaikoAction]):
+    """A Paikō position. See the game's docs page for the rules and the notation."""
+
+    __slots__ = (
+        "_against",
+        "_board",
+        "_count",
+        "_cover",
+        "_danger",
+        "_exact",
+        "_free",
+        "_free_fire",
+        "_hand",
+        "_last",
+        "_limit",
+        "_lk",
+        "_lost",
+        "_max_turns",
+        "_mover",
+        "_passes",
+        "_phase",
+        "_picks",
+        "_reserve",
+        "_sai",
+        "_score",
+        "_step",
+        "_support",
+        "_tiles",
+        "_turns",
+        "_winner",
+    )
+
+    def __init__(self, game: Paiko) -> None:
+        super().__init__(game)
+        options = game.options
+        limit, max_turns = options["move_limit"], options["max_turns"]
+        assert isinstance(limit, (int, type(None))) and isinstance(max_turns, (int, type(None)))
+        #: The repetition limit (0: none), the turn limit (0: none), and ``draw_exact``.
+        self._limit: int = limit or 0
+        self._max_turns: int = max_turns or 0
+        self._exact = bool(options["draw_exact"])
+        self._lk: PaikoTable = game._table  # type: ignore[assignment]
+        self._board: list[int] = [EMPTY] * NUM_SQUARES
+        self._against: list[list[int]] = [[0] * NUM_SQUARES for _ in range(2)]
+        self._cover: list[list[int]] = [[int(h) for h in HOME[p]] for p in (0, 1)]
+        self._support: list[list[int]] = [[int(h) for h in HOME[p]] for p in (0, 1)]
+        self._danger: list[list[int]] = [[-int(h) for h in HOME[p]] for p in (0, 1)]
+        self._tiles: list[set[int]] = [set(), set()]
+        self._free: list[int] = [ALL_BITS, ALL_BITS]
+        self._free_fire: list[int] = [ALL_BITS, ALL_BITS]
+        self._hand: list[list[int]] = [[0] * NUM_TILES for _ in range(2)]
+        self._reserve: list[list[int]] = [[COPIES] * NUM_TILES for _ in range(2)]
+        self._lost: list[int] = [0, 0]
+        self._score: list[int] = [0, 0]
+        self._phase = DRAFTING
+        #: The draft step (0–17).
+        self._step = 0
+        #: The player whose turn it is (the capturer while the victim picks).
+        self._mover = 0
+        #: Per player: the square of the tile moved on their last turn (−1: none) and on how many
+        #: of their turns in a row it moved; kept only when ``move_limit`` is set.
+        self._last: list[int] = [-1, -1]
+        self._count: list[int] = [0, 0]
+        self._passes = 0
+        self._turns = 0
+        #: The square of a deployed Sai awaiting its follow-up, else −1.
+        self._sai = -1
+        #: The victim's picks still to make.
+        self._picks = 0
+        #: The winner once over (−1: a draw).
+        self._winner = -1
+
+    # ----------------------------------------------------------------- queries
+
+    def current_player(self) -> int:
+        phase = self._phase
+        if phase in (PLAYING, FOLLOW_UP):
+            return self._mover
+        if phase == PICKING:
+            return 1 - self._mover
+        if phase == DRAFTING:
+            return DRAFT_ORDER[self._step]
+        return TERMINAL
+
+    def returns(self) -> list[float]:
+        if self._phase != OVER or self._winner < 0:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self._winner == 0 else [-1.0, 1.0]
+
+    def scores(self) -> list[int]:
+        """Each player's points now: their non-Lotus tiles on the board, 1 in a middleground,
+        2 in the opponent's homeground."""
+        return self._score.copy()
+
+    def lost(self) -> list[int]:
+        """How many tiles each player has had captured."""
+        return self._lost.copy()
+
+    def hand(self, player: int) -> list[str]:
+        """``player``'s hand, tile names in canonical order."""
+        seat = self._check_player(player, allow_none=False)
+        assert seat is not None
+        return _names(self._hand[seat])
+
+    def reserve(self, player: int) -> list[str]:
+        """``player``'s reserve, tile names in canonical order."""
+        seat = self._check_player(player, allow_none=False)
+        assert seat is not None
+        return _names(self._reserve[seat])
+
+    def tile_at(self, square: str) -> tuple[int, str, str] | None:
+        """``(player, tile, facing)`` of the tile on ``square`` (e.g. ``"e5"``), or ``None``."""
+        piece = self._board[_square(square)]
+        if piece < 0:
+            return None
+        return piece >> 5, TILES[piece >> 2 & 7], FACINGS[piece & 3]
+
+    def threat(self, player: int, square: str) -> int:
+        """The threat a tile of ``player`` on ``square`` suffers (or would): the opponent's
+        tiles threatening it plus ``player``'s own Fires threatening it."""
+        seat = self._check_player(player, allow_none=False)
+        assert seat is not None
+        return self._against[seat][_square(square)]
+
+    def cover(self, player: int, square: str) -> int:
+        """1 if a tile of ``player`` on ``square`` is covered (homeground or a covering tile of
+        theirs), else 0."""
+        seat = self._check_player(player, allow_none=False)
+        assert seat is not None
+        return int(self._cover[seat][_square(square)] > 0)
+
+    # ----------------------------------------------------------------- tile bookkeeping
+
+    def _place(self, square: int, piece: int) -> None:
+        """Put ``piece`` on ``square`` and add its threat, cover and points."""
+        self._board[square] = piece
+        player = piece >> 5
+        opponent = 1 - player
+        self._tiles[player].add(square)
+        danger = self._danger
+        danger[0][square] += BLOCKED
+        danger[1][square] += BLOCKED
+        free, free_fire = self._free, self._free_fire
+        keep = ~BIT[square]
+        own_free = free[player] & keep
+        own_free_fire = free_fire[player] & keep
+        opp_free = free[opponent] & keep
+        opp_free_fire = free_fire[opponent] & keep
+        kind = piece & 31
+        threat = THREAT[kind][square]
+        if threat:
+            against = self._against[opponent]
+            opposed = danger[opponent]
+            support = self._support[player]
+            for target in threat:
+                against[target] += 1
+                support[target] += 1
+                opposed[target] += 1
+                level = opposed[target]
+                if level == 2:
+                    opp_free &= ~BIT[target]
+                elif level == 1:
+                    opp_free_fire &= ~BIT[target]
+            if kind >> 2 == FIRE:
+                own = self._against[player]
+                own_danger = danger[player]
+                for target in threat:
+                    own[target] += 1
+                    own_danger[target] += 1
+                    level = own_danger[target]
+                    if level == 2:
+                        own_free &= ~BIT[target]
+                    elif level == 1:
+                        own_free_fire &= ~BIT[target]
+        cover = COVER[kind][square]
+        if cover:
+            covered = self._cover[player]
+            own_danger = danger[player]
+            for target in cover:
+                covered[target] += 1
+                if covered[target] == 1:
+                    own_danger[target] -= 1
+                    level = own_danger[target]
+                    if level == 1:
+                        own_free |= BIT[target]
+                    elif level == 0:
+                        own_free_fire |= BIT[target]
+        free[player] = own_free
+        free_fire[player] = own_free_fire
+        free[opponent] = opp_free
+        free_fire[opponent] = opp_free_fire
+        if kind >> 2 != LOTUS:
+            self._score[player] += VALUE[player][square]
+
+    def _lift(self, square: int, piece: int) -> None:
+        """Take ``piece`` off ``square``: the exact inverse of :meth:`_place`."""
+        self._board[square] = EMPTY
+        player = piece >> 5
+        opponent = 1 - player
+        self._tiles[player].discard(square)
+        danger = self._danger
+        own_danger = danger[player]
+        opposed = danger[opponent]
+        own_danger[square] -= BLOCKED
+        opposed[square] -= BLOCKED
+        free, free_fire = self._free, self._free_fire
+        bit = BIT[square]
+        own_free = free[player] | bit if own_danger[square] < 2 else free[player]
+        own_free_fire = free_fire[player] | bit if own_danger[square] < 1 else free_fire[player]
+        opp_free = free[opponent] | bit if opposed[square] < 2 else free[opponent]
+        opp_free_fire = free_fire[opponent] | bit if opposed[square] < 1 else free_fire[opponent]
+        kind = piece & 31
+        threat = THREAT[kind][square]
+        if threat:
+            against = self._against[opponent]
+            support = self._support[player]
+            for target in threat:
+                against[target] -= 1
+                support[target] -= 1
+                opposed[target] -= 1
+                level = opposed[target]
+                if level == 1:
+                    opp_free |= BIT[target]
+                elif level == 0:
+                    opp_free_fire |= BIT[target]
+            if kind >> 2 == FIRE:
+                own = self._against[player]
+                for target in threat:
+                    own[target] -= 1
+                    own_danger[target] -= 1
+                    level = own_danger[target]
+                    if level == 1:
+                        own_free |= BIT[target]
+                    elif level == 0:
+                        own_free_fire |= BIT[target]
+        cover = COVER[kind][square]
+        if cover:
+            covered = self._cover[player]
+            for target in cover:
+                covered[target] -= 1
+                if not covered[target]:
+                    own_danger[target] += 1
+                    level = own_danger[target]
+                    if level == 2:
+                        own_free &= ~BIT[target]
+                    elif level == 1:
+                        own_free_fire &= ~BIT[target]
+        free[player] = own_free
+        free_fire[player] = own_free_fire
+        free[opponent] = opp_free
+        free_fire[opponent] = opp_free_fire
+        if kind >> 2 != LOTUS:
+            self._score[player] -= VALUE[player][square]
+
+    def _capturable(self, player: int, square: int) -> bool:
+        """Whether a tile of ``player`` on ``square`` would be capturable now."""
+        return self._against[player][square] - (self._cover[player][square] > 0) >= 2
+
+    # ----------------------------------------------------------------- legal actions
+
+    def _generate_legal(self) -> list[PaikoAction]:
+        phase = self._phase
+        if phase == PLAYING:
+            return self._turn_actions() or [self._lk.pass_]
+        if phase == FOLLOW_UP:
+            shifts: list[PaikoAction] = []
+            turns: list[PaikoAction] = []
+            sai = self._sai
+            self._tile_moves(sai, self._board[sai], (), (), shifts, turns, [])
+            return [*shifts, *turns, self._lk.stay]
+        if phase == PICKING:
+            gives = self._lk.gives
+            reserve = self._reserve[self._mover]
+            return [gives[tile] for tile in range(NUM_TILES) if reserve[tile]]
+        if phase == DRAFTING:
+            drafts = self._lk.drafts
+            reserve = self._reserve[DRAFT_ORDER[self._step]]
+            return [drafts[tile] for tile in range(NUM_TILES) if reserve[tile]]
+        return []
+
+    def _turn_actions(self) -> list[PaikoAction]:
+        """Every action of a turn but ``pass``, sorted by id (the kinds' blocks are in id order
+        and each block is built in id order)."""
+        p = self._mover
+        lk = self._lk
+        board = self._board
+        against = self._against[p]
+        legal: list[PaikoAction] = []
+        reserve = self._reserve[p]
+        if any(reserve):
+            legal.extend(lk.legal_draws(reserve, self._exact))
+        support = self._support[p]
+        # Deploy squares of every tile but the Lotus: open, empty, no threat against p (cover
+        # ignored), and in p's homeground or threatened by a tile of p.
+        targets = [s for s in OPEN_SQUARES if not against[s] and support[s] and board[s] < 0]
+        mine = sorted(self._tiles[p])
+        hand = self._hand[p]
+        for tile in range(NUM_TILES):
+            if not hand[tile]:
+                continue
+            row = lk.deploys[tile]
+            if tile == LOTUS:
+                legal += [row[s][0] for s in ALL_SQUARES if against[s] <= 2 and board[s] < 0]
+            elif tile == FIRE:
+                # A Fire adds one threat to each own tile in its pattern: it may not reach one
+                # whose threat − cover is already 1 (its danger counts BLOCKED).
+                danger = self._danger[p]
+                fragile = [s for s in mine if danger[s] > BLOCKED]
+                if fragile:
+                    unsafe = fire_unsafe(fragile)
+                    legal += [
+                        action
+                        for s in targets
+                        for facing, action in enumerate(row[s])
+                        if s not in unsafe[facing]
+                    ]
+                else:
+                    legal += [action for s in targets for action in row[s]]
+            else:
+                legal += [action for s in targets for action in row[s]]
+        blocked = self._last[p] if self._limit and self._count[p] >= self._limit else -1
+        shifts: list[PaikoAction] = []
+        turns: list[PaikoAction] = []
+        redeploys: list[PaikoAction] = []
+        free = self._free[p]
+        cache = lk._reach_cache
+        for square in mine:
+            piece = board[square]
+            kind = piece & 31
+            if square == blocked:
+                continue
+            if PLAIN[kind]:
+                # A Sword, Bow or Earth: lifting it changes none of p's maps, so the memo keyed
+                # by the passable squares around it gives its shifts directly.
+                key = free & REGION[kind][square] | TAG[kind][square]
+                found = cache.get(key)
+                shifts += lk.reached(key) if found is None else found
+                if kind >> 2 == BOW:
+                    turns += lk.turns_from[square][kind & 3]
+            elif MOBILE[kind]:
+                self._tile_moves(square, piece, mine, targets, shifts, turns, redeploys)
+        legal += shifts
+        legal += turns
+        legal += redeploys
+        return legal
+
+    def _tile_moves(
+        self,
+        origin: int,
+        piece: int,
+        mine: list[int] | tuple[()],
+        targets: list[int] | tuple[()],
+        shifts: list[PaikoAction],
+        turns: list[PaikoAction],
+        redeploys: list[PaikoAction],
+    ) -> None:
+        """Append the legal shifts, turns and (for a Water) redeploys of the mover's tile
+        ``piece`` on ``origin``.
+
+        The passable squares come from the mover's ``free`` mask (``free_fire`` for a Fire),
+        corrected on the few squares where lifting the tile changes them: a Sai or a Water stops
+        covering its cover squares, a Fire stops threatening its pattern. The passable squares
+        around the tile then key a memo of its shifts. The self-capture
+        check needs two sets only: ``exposed``, own tiles the lifted tile's cover protected and
+        that are capturable without it (the move must cover them again), and ``fragile``, own
+        tiles that one more threat would make capturable (a Fire's new pattern must avoid them).
+        """
+        p = piece >> 5
+        tile = piece >> 2 & 7
+        kind = piece & 31
+        board = self._board
+        exposed: list[int] = []
+        unsafe: tuple[frozenset[int], ...] = ()
+        base = kind & ~3
+        if tile == FIRE:
+            free = self._free_fire[p]
+            danger = self._danger[p]
+            pattern = THREAT_SETS[kind][origin]
+            for s in pattern:
+                if danger[s] == 1 and board[s] < 0:  # passable once this Fire is lifted
+                    free |= BIT[s]
+            # Own tiles within the Fire's reach whose threat − cover is 1 or more without it
+            # (their danger counts BLOCKED).
+            zone = FIRE_REACH[origin]
+            fragile = [
+                s
+                for s in mine
+                if s in zone and danger[s] - (s in pattern) > BLOCKED and s != origin
+            ]
+            if fragile:
+                # The squares a Fire facing f may not end on: its pattern would reach a fragile
+                # tile.
+                unsafe = fire_unsafe(fragile)
+        else:
+            free = self._free[p]
+            if tile in (SAI, WATER):
+                against = self._against[p]
+                cover = self._cover[p]
+                for s in COVER[kind][origin]:
+                    if cover[s] == 1:  # this tile is its only cover
+                        if board[s] < 0:
+                            free = free | BIT[s] if against[s] < 2 else free & ~BIT[s]
+                        elif board[s] >> 5 == p and against[s] >= 2:
+                            exposed.append(s)
+        lk = self._lk
+        faced = FACED[tile]
+        if exposed:
+            for target, actions in lk.targets(reach(origin, free, SHIFT_RANGE[tile]), origin):
+                for f in range(4) if faced else (0,):
+                    if self._safe(base | f, target, exposed, unsafe):
+                        shifts.append(actions[f])
+        elif unsafe:
+            anywhere = unsafe[4]
+            for target, actions in lk.targets(reach(origin, free, 2), origin):
+                if target not in anywhere:
+                    shifts.extend(actions)
+                else:
+                    shifts += [actions[f] for f in range(4) if target not in unsafe[f]]
+        else:
+            key = free & REGION[kind][origin] | TAG[kind][origin]
+            found = lk._reach_cache.get(key)
+            shifts += lk.reached(key) if found is None else found
+        if faced:
+            current = kind & 3
+            if exposed or unsafe:
+                row = lk.turns[origin]
+                for f in range(4):
+                    if f != current and self._safe(base | f, origin, exposed, unsafe):
+                        turns.append(row[f])
+            else:
+                turns += lk.turns_from[origin][current]
+        if tile == WATER:
+            row_r = lk.redeploys[origin]
+            if exposed:
+                targets = [t for t in targets if self._safe(base, t, exposed, unsafe)]
+            redeploys += [row_r[t] for t in targets]  # type: ignore[misc]
+
+    def _safe(
+        self, kind: int, square: int, exposed: list[int], unsafe: tuple[frozenset[int], ...]
+    ) -> bool:
+        """Whether the lifted tile put back as ``kind`` on ``square`` leaves no own tile
+        capturable (see :meth:`_tile_moves`)."""
+        if exposed:
+            covered = COVER_SETS[kind][square]
+            against = self._against[self._mover]
+            for s in exposed:
+                if s not in covered or against[s] >= 3:
+                    return False
+        return not unsafe or square not in unsafe[kind & 3]
+
+    # ----------------------------------------------------------------- apply / undo
+
+    def _snapshot(self) -> tuple[int, ...]:
+        last, count = self._last, self._count
+        return (
+            self._phase, self._mover, last[0], last[1], count[0], count[1], self._passes,
+            self._turns, self._sai, self._picks, self._winner,
+        )  # fmt: skip
+
+    def _restore(self, snapshot: tuple[int, ...]) -> None:
+        last, count = self._last, self._count
+        (
+            self._phase, self._mover, last[0], last[1], count[0], count[1], self._passes,
+            self._turns, self._sai, self._picks, self._winner,
+        ) = snapshot  # fmt: skip
+
+    def _do(self, action: PaikoAction) -> None:
+        kind = action.kind
+        if kind == DRAFT:
+            player = DRAFT_ORDER[self._step]
+            self._reserve[player][action.tile] -= 1
+            self._hand[player][action.tile] += 1
+            self._step += 1
+            if self._step == len(DRAFT_ORDER):
+                self._phase = PLAYING
+            self._undo.append(None)
+            return
+        snapshot = self._snapshot()
+        if kind == GIVE:
+            capturer = self._mover
+            self._reserve[capturer][action.tile] -= 1
+            self._hand[capturer][action.tile] += 1
+            self._picks -= 1
+            if not self._picks:
+                self._finish_turn()
+            self._undo.append(snapshot)
+            return
+        p = self._mover
+        removed: tuple[tuple[int, int], ...] = ()
+        moved = EMPTY
+        if kind == DRAW:
+            reserve, hand = self._reserve[p], self._hand[p]
+            for tile, count in action.draw:
+                reserve[tile] -= count
+                hand[tile] += count
+            self._reset_moves(p)
+            self._passes = 0
+        elif kind == DEPLOY:
+            tile = action.tile
+            self._hand[p][tile] -= 1
+            piece = p << 5 | tile << 2 | action.facing
+            self._place(action.dst, piece)
+            self._reset_moves(p)
+            self._passes = 0
+            if tile == SAI:
+                self._phase = FOLLOW_UP
+                self._sai = action.dst
+                self._undo.append((snapshot, removed, moved))
+                return
+            removed = self._capture(p, piece, action.dst)
+        elif kind == STAY:
+            square = self._sai
+            self._phase = PLAYING
+            self._sai = -1
+            removed = self._capture(p, self._board[square], square)
+        elif kind == PASS:
+            self._reset_moves(p)
+            self._passes += 1
+        else:  # a shift, a turn in place or a Water's redeploy
+            src, dst = action.src, action.dst
+            moved = self._board[src]
+            self._lift(src, moved)
+            piece = moved & ~3 | action.facing
+            self._place(dst, piece)
+            if self._limit:
+                last = self._last
+                self._count[p] = self._count[p] + 1 if last[p] == src else 1
+                last[p] = dst
+            self._passes = 0
+            self._phase = PLAYING
+            self._sai = -1
+            removed = self._capture(p, piece, dst)
+        self._undo.append((snapshot, removed, moved))
+        if not self._picks:
+            self._finish_turn()
+
+    def _reset_moves(self, player: int) -> None:
+        self._last[player] = -1
+        self._count[player] = 0
+
+    def _capture(self, p: int, piece: int, square: int) -> tuple[tuple[int, int], ...]:
+        """Capture every opponent tile that falls after p's tile ``piece`` on ``square`` ended
+        the action, and set up the victim's picks.
+
+        The fixpoint: mark each capturable opponent tile, treating marked non-Fire tiles as gone
+        (they no longer cover) and marked Fires as present (they still threaten); losing cover
+        can expose more tiles, so their squares are checked again. Then every marked tile is
+        removed at once. Returns ``(square, piece)`` of each removed tile.
+        """
+        q = 1 - p
+        board = self._board
+        work = [s for s in THREAT[piece & 31][square] if board[s] >= 0 and board[s] >> 5 == q]
+        if not work:
+            return ()
+        against = self._against[q]
+        cover = self._cover[q]
+        marked: dict[int, int] = {}
+        uncovered: dict[int, int] = {}
+        while work:
+            s = work.pop()
+            if s in marked:
+                continue
+            if against[s] - (cover[s] - uncovered.get(s, 0) > 0) < 2:
+                continue
+            victim = board[s]
+            marked[s] = victim
+            if victim >> 2 & 7 != FIRE:
+                for c in COVER[victim & 31][s]:
+                    uncovered[c] = uncovered.get(c, 0) + 1
+                    if board[c] >= 0 and board[c] >> 5 == q and c not in marked:
+                        work.append(c)
+        if not marked:
+            return ()
+        removed = tuple(marked.items())
+        for s, victim in removed:
+            self._lift(s, victim)
+        self._lost[q] += len(removed)
+        if self._last[q] in marked:
+            self._reset_moves(q)
+        picks = min(len(removed), sum(self._reserve[p]))
+        if picks:
+            self._picks = picks
+            self._phase = PICKING
+        return removed
+
+    def _finish_turn(self) -> None:
+        """The end checks of a finished turn (picks done), then the other player's turn."""
+        p = self._mover
+        self._turns += 1
+        score, lost = self._score, self._lost
+        if score[p] >= WIN_POINTS:
+            self._winner = p
+            self._phase = OVER
+        elif (
+            (
+                (lost[0] >= TIE_LOST and lost[1] >= TIE_LOST)
+                and (score[0] <= TIE_POINTS and score[1] <= TIE_POINTS)
+            )
+            or self._passes >= 2
+            or (self._max_turns and self._turns >= self._max_turns)
+        ):
+            self._phase = OVER
+        else:
+            self._mover = 1 - p
+            self._phase = PLAYING
+
+    def _undo_last(self, action: PaikoAction) -> None:
+        record = self._undo.pop()
+        kind = action.kind
+        if kind == DRAFT:
+            self._step -= 1
+            player = DRAFT_ORDER[self._step]
+            self._reserve[player][action.tile] += 1
+            self._hand[player][action.tile] -= 1
+            self._phase = DRAFTING
+            return
+        if kind == GIVE:
+            self._restore(record)
+            self._reserve[self._mover][action.tile] += 1
+            self._hand[self._mover][action.tile] -= 1
+            return
+        snapshot, removed, moved = record
+        self._restore(snapshot)
+        p = self._mover
+        if removed:
+            for s, victim in removed:
+                self._place(s, victim)
+            self._lost[1 - p] -= len(removed)
+        if kind == DRAW:
+            reserve, hand = self._reserve[p], self._hand[p]
+            for tile, count in action.draw:
+                reserve[tile] += count
+                hand[tile] -= count
+        elif kind == DEPLOY:
+            self._lift(action.dst, self._board[action.dst])
+            self._hand[p][action.tile] += 1
+        elif kind != STAY and kind != PASS:
+            self._lift(action.dst, self._board[action.dst])
+            self._place(action.src, moved)
+
+    # ----------------------------------------------------------------- copies and identity
+
+    def _copy_into(self, new: PaikoState) -> None:
+        new._limit = self._limit
+        new._max_turns = self._max_turns
+        new._exact = self._exact
+        new._lk = self._lk
+        new._board = self._board.copy()
+        new._against = [self._against[0].copy(), self._against[1].copy()]
+        new._cover = [self._cover[0].copy(), self._cover[1].copy()]
+        new._support = [self._support[0].copy(), self._support[1].copy()]
+        new._danger = [self._danger[0].copy(), self._danger[1].copy()]
+        new._tiles = [self._tiles[0].copy(), self._tiles[1].copy()]
+        new._free = self._free.copy()
+        new._free_fire = self._free_fire.copy()
+        new._hand = [self._hand[0].copy(), self._hand[1].copy()]
+        new._reserve = [self._reserve[0].copy(), self._reserve[1].copy()]
+        new._lost = self._lost.copy()
+        new._score = self._score.copy()
+        new._phase = self._phase
+        new._step = self._step
+        new._mover = self._mover
+        new._last = self._last.copy()
+        new._count = self._count.copy()
+        new._passes = self._passes
+        new._turns = self._turns
+        new._sai = self._sai
+        new._picks = self._picks
+        new._winner = self._winner
+
+    def _position_key(self) -> tuple[Any, ...]:
+        return (
+            tuple(self._board), tuple(self._hand[0]), tuple(self._hand[1]),
+            tuple(self._reserve[0]), tuple(self._reserve[1]), tuple(self._lost), self._phase,
+            self._step, self._mover, tuple(self._last), tuple(self._count), self._passes,
+            self._turns, self._sai, self._picks, self._winner,
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- views
+
+    def observation(self, player: int | None) -> PaikoObservation:
+        from tikigames.paiko.observation import observe
+
+        return observe(self, self._check_player(player))
+
+    def __str__(self) -> str:
+        from tikigames.paiko.render import render_state
+
+        return render_state(self)
+
+
+def _names(counts: list[int]) -> list[str]:
+    return [TILES[tile] for tile in range(NUM_TILES) for _ in range(counts[tile])]
+
+
+def _square(name: object) -> int:
+    """The index of a square named like ``e5`` (case and surrounding spaces ignored)."""
+    index = SQUARE_INDEX.get(name.strip().lower(), -1) if isinstance(name, str) else -1
+    if index < 0:
+        raise ValueError(f"{name!r} is not a square of the Paikō board (a1 … n14, on the diamond)")
+    return index
