@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 
 from tikigames.core.action import Action
+from tikigames.core.arena import arena
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.errors import (
     ActionError,
@@ -51,6 +52,7 @@ __all__ = [
     "TikiGamesError",
     "UndoError",
     "__version__",
+    "arena",
     "load",
     "play",
     "state_from_json",

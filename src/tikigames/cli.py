@@ -1,23 +1,28 @@
-"""The ``tikigames`` command: list the games, play one in the terminal, benchmark the engines.
+"""The ``tikigames`` command: list the games, play one in the terminal, benchmark the engines,
+run a tournament of bots.
 
 ::
 
     tikigames list
-    tikigames play tiki_topple --players human,random --seed 7 -o rounds=2
+    tikigames play tiki_topple --players human,ismcts --seed 7 -o rounds=2 -b iterations=2000
     tikigames bench [GAME] [--seconds S] [--json]
+    tikigames arena tactiki --players ismcts,random --games 200 --workers 2 --seed 1 [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import random
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 import tikigames
-from tikigames.bots import Bot, RandomBot
+from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot
+from tikigames.core.arena import arena
 from tikigames.core.bench import bench_game
 from tikigames.core.errors import ActionError, OptionError
 from tikigames.core.game import Game
@@ -27,7 +32,69 @@ from tikigames.core.play import sample_chance
 __all__ = ["main"]
 
 #: The bots ``--players`` accepts, by name (``human`` is handled by the command itself).
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "mcts": MCTSBot, "ismcts": ISMCTSBot}
+
+
+def _optional(kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        return None if text.strip().lower() in ("none", "null") else kind(text)
+
+    return parse
+
+
+#: The settings ``-b KEY=VALUE`` accepts, with their parsers; each bot takes those its
+#: constructor has.
+BOT_SETTINGS: dict[str, Callable[[str], Any]] = {
+    "iterations": int,
+    "seconds": _optional(float),
+    "c": float,
+    "max_rollout": _optional(int),
+}
+
+
+def _bot_settings(kinds: Sequence[str], pairs: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Per bot name, the keyword arguments ``-b`` gives it: ``KEY=VALUE`` goes to every bot of
+    the lineup that takes ``KEY``, ``NAME.KEY=VALUE`` to bot ``NAME`` only."""
+    settings: dict[str, dict[str, Any]] = {kind: {} for kind in kinds if kind in BOTS}
+    for pair in pairs:
+        target, sep, text = pair.partition("=")
+        if not sep:
+            raise OptionError(f"-b takes KEY=VALUE or NAME.KEY=VALUE, not {pair!r}")
+        name, dot, key = target.strip().lower().rpartition(".")
+        if dot and name not in settings:
+            raise OptionError(f"-b {pair!r}: there is no bot {name!r} among the players")
+        parse = BOT_SETTINGS.get(key)
+        if parse is None:
+            raise OptionError(f"unknown bot setting {key!r} (settings: {', '.join(BOT_SETTINGS)})")
+        try:
+            value = parse(text.strip())
+        except ValueError:
+            raise OptionError(f"bot setting {key!r} cannot be {text.strip()!r}") from None
+        takers = [
+            kind
+            for kind in ([name] if dot else settings)
+            if key in inspect.signature(BOTS[kind]).parameters
+        ]
+        if not takers:
+            raise OptionError(f"-b {pair!r}: no bot among the players takes {key!r}")
+        for kind in takers:
+            settings[kind][key] = value
+    return settings
+
+
+def _make_bots(kinds: Sequence[str], pairs: Sequence[str]) -> dict[str, Bot]:
+    """One bot per distinct name of ``kinds`` (humans aside), with its ``-b`` settings."""
+    for kind in kinds:
+        if kind != "human" and kind not in BOTS:
+            raise OptionError(f"unknown player {kind!r}; use human or {', '.join(BOTS)}")
+    bots: dict[str, Bot] = {}
+    for kind, settings in _bot_settings(kinds, pairs).items():
+        try:
+            bots[kind] = BOTS[kind](**settings)
+        except ValueError as error:
+            raise OptionError(f"{kind}: {error}") from None
+    return bots
+
 
 _CLEAR = "\033[2J\033[H"
 
@@ -80,13 +147,9 @@ def _ask(prompt: str, stdin: TextIO, stdout: TextIO) -> str | None:
 
 def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     kinds = [kind.strip().lower() for kind in args.players.split(",")]
-    for kind in kinds:
-        if kind != "human" and kind not in BOTS:
-            raise OptionError(f"unknown player {kind!r}; use human or {', '.join(BOTS)}")
+    made = _make_bots(kinds, args.bot or [])
     game = _load_for_players(args.game, len(kinds), args.option or [])
-    bots: dict[int, Bot] = {
-        seat: BOTS[kind]() for seat, kind in enumerate(kinds) if kind != "human"
-    }
+    bots: dict[int, Bot] = {seat: made[kind] for seat, kind in enumerate(kinds) if kind in made}
     humans = [seat for seat, kind in enumerate(kinds) if kind == "human"]
     rng = random.Random(args.seed)
     state = game.new_initial_state()
@@ -152,6 +215,57 @@ def _bench(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
+class _ProgressBar:
+    """A one-line progress bar redrawn in place on ``stream`` (stderr: stdout stays clean for
+    the table or the JSON)."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.width * done // total
+        elapsed = time.perf_counter() - self.start
+        left = elapsed / done * (total - done)
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games,"
+            f" {elapsed:.0f} s elapsed, ~{left:.0f} s left "
+        )
+        if done == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _arena(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    kinds = [kind.strip().lower() for kind in args.players.split(",")]
+    if "human" in kinds:
+        raise OptionError("the arena plays bots only; use " + ", ".join(BOTS))
+    made = _make_bots(kinds, args.bot or [])
+    game = _load_for_players(args.game, len(kinds), args.option or [])
+    if args.games < 1 or args.workers < 1:
+        raise OptionError("--games and --workers must be at least 1")
+    result = arena(
+        game,
+        [made[kind] for kind in kinds],
+        games=args.games,
+        workers=args.workers,
+        seed=args.seed,
+        labels=kinds,
+        progress=None if args.quiet else _ProgressBar(stderr),
+    )
+    if args.json:
+        data = result.to_json()
+        data["settings"] = {kind: repr(bot) for kind, bot in made.items()}
+        json.dump(data, stdout, indent=2)
+        stdout.write("\n")
+    else:
+        print(result.table(), file=stdout)
+        for kind, bot in made.items():
+            print(f"{kind}: {bot!r}", file=stdout)
+    return 0
+
+
 def _list(stdout: TextIO) -> int:
     for name in tikigames.GAMES:
         game = tikigames.load(name)
@@ -171,28 +285,45 @@ def build_parser() -> argparse.ArgumentParser:
                       help="comma-separated: human or " + ", ".join(BOTS))  # fmt: skip
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("-o", "--option", action="append", metavar="KEY=VALUE")
+    play.add_argument("-b", "--bot", action="append", metavar="[NAME.]KEY=VALUE",
+                      help="a bot setting: " + ", ".join(BOT_SETTINGS))  # fmt: skip
     play.add_argument("-v", "--verbose", action="store_true", help="print chance outcomes")
     bench = commands.add_parser("bench", help="measure the engines")
     bench.add_argument("game", nargs="?", choices=tikigames.GAMES)
     bench.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     bench.add_argument("--json", action="store_true")
+    tour = commands.add_parser("arena", help="a tournament of bots, in parallel processes")
+    tour.add_argument("game", choices=tikigames.GAMES)
+    tour.add_argument("--players", default="ismcts,random",
+                      help="comma-separated bots, one per seat: " + ", ".join(BOTS))  # fmt: skip
+    tour.add_argument("--games", type=int, default=100, help="default: 100")
+    tour.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    tour.add_argument("--seed", type=int, default=None, help="default: drawn and printed")
+    tour.add_argument("-o", "--option", action="append", metavar="KEY=VALUE")
+    tour.add_argument("-b", "--bot", action="append", metavar="[NAME.]KEY=VALUE",
+                      help="a bot setting: " + ", ".join(BOT_SETTINGS))  # fmt: skip
+    tour.add_argument("--json", action="store_true")
+    tour.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return parser
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
-         stdout: TextIO | None = None) -> int:  # fmt: skip
+         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:  # fmt: skip
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
     try:
         if args.command == "list":
             return _list(stdout)
         if args.command == "play":
             return _play(args, stdin, stdout)
+        if args.command == "arena":
+            return _arena(args, stdout, stderr)
         return _bench(args, stdout)
     except OptionError as error:
-        print(f"tikigames: {error}", file=sys.stderr)
+        print(f"tikigames: {error}", file=stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -62,3 +62,60 @@ def test_bench_json() -> None:
     assert status == 0
     figures = json.loads(out)["tiki_topple"]
     assert figures["playout_actions_per_s"] > 0 and figures["resample_us"] > 0
+
+
+def run_arena(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["arena", *argv], stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_arena_json_is_reproducible_and_shows_progress() -> None:
+    args = ("tiki_topple", "--players", "ismcts,random", "--games", "3", "--seed", "4",
+            "-b", "iterations=8", "--json")  # fmt: skip
+    status, out, err = run_arena(*args)
+    assert status == 0
+    data = json.loads(out)
+    assert data["games"] == 3 and data["seed"] == 4 and data["options"]["players"] == 2
+    assert set(data["bots"]) == {"ismcts", "random"}
+    ismcts = data["bots"]["ismcts"]
+    assert ismcts["wins"] + ismcts["draws"] + ismcts["losses"] == 3
+    assert ismcts["win_ci"][0] <= ismcts["win_rate"] <= ismcts["win_ci"][1]
+    assert data["settings"]["ismcts"].startswith("ISMCTSBot(iterations=8,")
+    assert "3/3 games" in err and "[" in err
+    again = json.loads(run_arena(*args, "--workers", "2", "-q")[1])
+    assert again["records"] == data["records"]
+
+
+def test_arena_table_with_a_team() -> None:
+    status, out, err = run_arena("tiki_topple", "--players", "random,mcts,random,mcts",
+                                 "--games", "2", "--seed", "1", "-b", "mcts.iterations=3",
+                                 "-q")  # fmt: skip
+    assert status == 0 and err == ""
+    assert "mean game length" in out and "95%" in out
+    lines = {line.split()[0]: line.split() for line in out.splitlines() if line}
+    assert lines["random"][1] == "2" and lines["mcts"][1] == "2"  # two seats each
+    assert "mcts: MCTSBot(iterations=3," in out
+
+
+def test_play_with_search_bots_and_settings() -> None:
+    status, out = run("play", "tiki_topple", "--players", "mcts,ismcts", "--seed", "2",
+                      "-b", "iterations=5", "-b", "ismcts.c=0.5")  # fmt: skip
+    assert status == 0 and "player 1 (ismcts)" in out and "Game over." in out
+
+
+def test_bad_bot_settings_and_players() -> None:
+    for argv in (
+        ("--players", "ismcts,random", "-b", "depth=3"),  # no such setting
+        ("--players", "ismcts,random", "-b", "random.iterations=3"),  # random takes none
+        ("--players", "ismcts,random", "-b", "iterations=0"),  # out of range
+        ("--players", "ismcts,random", "-b", "iterations=many"),  # not an int
+        ("--players", "ismcts,random", "-b", "mcts.iterations=3"),  # no mcts playing
+        ("--players", "ismcts,random", "-b", "iterations"),  # no value
+        ("--players", "human,random"),  # the arena plays bots only
+        ("--players", "ismcts,alien"),
+        ("--players", "ismcts,random", "--games", "0"),
+    ):
+        status, _, err = run_arena("tiki_topple", *argv)
+        assert status == 2, argv
+        assert err.startswith("tikigames: "), argv

@@ -1,0 +1,154 @@
+"""Single-observer information-set MCTS for games with hidden information."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Iterator
+from typing import Any
+
+from tikigames.bots.search import DEFAULT_MAX_ROLLOUT, Node, SearchBot, backup, most_visited
+from tikigames.bots.search import rollout as random_rollout
+from tikigames.bots.search import select as select_child
+from tikigames.core.action import Action
+from tikigames.core.constants import CHANCE, TERMINAL
+from tikigames.core.observation import Observation
+from tikigames.core.play import sample_chance
+from tikigames.core.state import State
+
+__all__ = ["ISMCTSBot"]
+
+
+def edge_key(state: State[Any], action: Action, observer: int) -> Hashable:
+    """What ``observer`` can tell of ``action`` applied in ``state``: the action itself when
+    it has no hidden part, else its text as the observer would see it (``?`` where hidden).
+    Actions the observer cannot tell apart share a key, hence a tree edge."""
+    if action.hidden is None:
+        return action
+    return state.action_to_string(action, observer)
+
+
+class ISMCTSBot(SearchBot):
+    """Single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+    One tree, of the bot's own information sets: an edge is an action *as the bot would see
+    it*, so opponents' hidden choices and unseen chance outcomes (a card dealt to someone else,
+    a piece placed face down) share one edge. Every iteration
+
+    1. draws a world consistent with what the bot knows — ``obs.game.resample(obs, rng)``;
+    2. walks down the tree in that world: at each decision, the edges legal in this world get
+       their availability count raised, and the player to move picks by UCB1 with the
+       availability count in place of the parent's visits (an edge that is rarely legal is not
+       punished for it); a chance outcome is drawn with its probability;
+    3. adds one edge, plays a random rollout (capped, see ``max_rollout``) and credits every
+       edge with the return of the player who chose it — in a multi-player game each player
+       maximises its own return at its own nodes.
+
+    When an edge stands for several actions of the world (a hidden choice), the world's action
+    is drawn uniformly among them. The bot plays the most visited of its own actions at the
+    root. It never sees the true state, only its observation and the worlds drawn from it.
+
+    The tree tells positions apart by the action texts the bot saw; what an observation holds
+    beyond them (e.g. ranks revealed in a battle) is taken into account by the resampled worlds
+    but does not split tree nodes.
+
+    Args:
+        iterations: iterations (resampled worlds) per move, ignored when ``seconds`` is given.
+        seconds: a wall-time budget per move instead (the result then depends on the machine).
+        c: the UCB exploration constant; returns lie in [−1, 1].
+        max_rollout: the cap on a rollout's length in actions, chance included (``None``: play
+            to the end). A rollout cut short is worth ``returns()``, i.e. zeros.
+
+    >>> import tikigames
+    >>> from tikigames.bots import ISMCTSBot, RandomBot
+    >>> game = tikigames.load("tiki_topple", players=2)
+    >>> final = tikigames.play(game, [ISMCTSBot(iterations=50), RandomBot()], seed=3)
+    >>> final.is_terminal()
+    True
+    """
+
+    def __init__(
+        self,
+        iterations: int = 1000,
+        seconds: float | None = None,
+        c: float = 0.7,
+        max_rollout: int | None = DEFAULT_MAX_ROLLOUT,
+    ) -> None:
+        super().__init__(iterations, seconds, c, max_rollout)
+
+    def _search(
+        self, obs: Observation, legal: list[Action], rng: random.Random, budget: Iterator[int]
+    ) -> Action:
+        game = obs.game
+        observer = obs.player
+        assert observer is not None  # a seat with legal actions
+        # The bot's own actions at the root, by key (normally each is its own key).
+        if any(action.hidden is not None for action in legal):
+            world = game.resample(obs, rng)
+            mine: dict[Hashable, list[Action]] = {}
+            for action in legal:
+                mine.setdefault(edge_key(world, action, observer), []).append(action)
+        else:
+            mine = {action: [action] for action in legal}
+        root = Node()
+        c, cap = self.c, self.max_rollout
+        for _ in budget:
+            state: State[Any] = game.resample(obs, rng)
+            node = root
+            path: list[Node] = []
+            while True:
+                player = state.current_player()
+                if player == TERMINAL:
+                    break
+                if player == CHANCE:
+                    action = sample_chance(state, rng)
+                    key = edge_key(state, action, observer)
+                    child = node.children.get(key)
+                    if child is None:
+                        child = node.children[key] = Node(key, CHANCE)
+                    state._apply(action)
+                    path.append(child)
+                    node = child
+                    continue
+                actions = state.legal_actions()
+                groups: dict[Hashable, list[Action]] | None = None
+                keys: list[Any] = actions
+                for action in actions:
+                    if action.hidden is not None:
+                        groups = {}
+                        for each in actions:
+                            groups.setdefault(edge_key(state, each, observer), []).append(each)
+                        keys = list(groups)
+                        break
+                children = node.children
+                untried: list[Hashable] = []
+                available: list[Node] = []
+                for key in keys:
+                    child = children.get(key)
+                    if child is None:
+                        untried.append(key)
+                    else:
+                        child.avail += 1
+                        available.append(child)
+                if untried:
+                    key = untried[rng.randrange(len(untried))]
+                    child = children[key] = Node(key, player)
+                    child.avail = 1
+                else:
+                    child = select_child(available, c)
+                    key = child.key
+                if groups is None:
+                    assert isinstance(key, Action)
+                    action = key
+                else:
+                    group = groups[key]
+                    action = group[rng.randrange(len(group))] if len(group) > 1 else group[0]
+                state._apply(action)
+                path.append(child)
+                if untried:
+                    break  # expanded: now the rollout
+                node = child
+            returns, _ = random_rollout(state, rng, cap)
+            backup(path, returns)
+        best = most_visited(root, allowed=mine)
+        group = mine[best.key]
+        return group[rng.randrange(len(group))] if len(group) > 1 else group[0]

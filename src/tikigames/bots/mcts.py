@@ -1,0 +1,110 @@
+"""Plain UCT for perfect-information games."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from tikigames.bots.search import DEFAULT_MAX_ROLLOUT, Node, SearchBot, backup, most_visited
+from tikigames.bots.search import rollout as random_rollout
+from tikigames.bots.search import select as select_child
+from tikigames.core.action import Action
+from tikigames.core.constants import CHANCE, TERMINAL
+from tikigames.core.observation import Observation
+from tikigames.core.play import sample_chance
+from tikigames.core.state import State
+
+__all__ = ["MCTSBot"]
+
+
+class MCTSBot(SearchBot):
+    """Monte Carlo tree search (UCT) for perfect-information games such as Paikō.
+
+    The bot asks the rules for the position it observes — ``obs.game.resample(obs, rng)``,
+    which for a perfect-information game is an equal copy of the real state — and searches that
+    one state in place: each iteration applies actions down the tree and a random rollout, then
+    undoes them all, so no node holds a state and nothing is cloned per node.
+
+    A node's statistics are the returns of the player who chose its edge, so any number of
+    players and multi-step turns (the same player acting several times in a row) need nothing
+    special. At a chance node the outcome is drawn with its probability and the walk goes on
+    into that outcome's child. The move played is the root's most visited edge.
+
+    On a game with hidden information this searches a single sampled world as if everything
+    were visible (it never sees the true state, only one guess at it): use
+    :class:`~tikigames.bots.ISMCTSBot` there.
+
+    Args:
+        iterations: iterations per move (ignored when ``seconds`` is given).
+        seconds: a wall-time budget per move instead (the result then depends on the machine).
+        c: the UCB exploration constant; returns lie in [−1, 1].
+        max_rollout: the cap on a rollout's length in actions, chance included (``None``: play
+            to the end). A rollout cut short is worth ``returns()``, i.e. zeros.
+
+    >>> import tikigames
+    >>> from tikigames.bots import MCTSBot, RandomBot
+    >>> game = tikigames.load("tiki_topple", players=2)
+    >>> final = tikigames.play(game, [MCTSBot(iterations=50), RandomBot()], seed=3)
+    >>> final.is_terminal()
+    True
+    """
+
+    def __init__(
+        self,
+        iterations: int = 1000,
+        seconds: float | None = None,
+        c: float = 1.4,
+        max_rollout: int | None = DEFAULT_MAX_ROLLOUT,
+    ) -> None:
+        super().__init__(iterations, seconds, c, max_rollout)
+
+    def _search(
+        self, obs: Observation, legal: list[Action], rng: random.Random, budget: Iterator[int]
+    ) -> Action:
+        state: State[Any] = obs.game.resample(obs, rng)
+        root = Node()
+        c, cap = self.c, self.max_rollout
+        log = math.log
+        for _ in budget:
+            node = root
+            path: list[Node] = []
+            applied = 0
+            # Selection and expansion: down the tree until a new edge is added or the game ends.
+            while True:
+                player = state.current_player()
+                if player == TERMINAL:
+                    break
+                if player == CHANCE:
+                    action = sample_chance(state, rng)
+                    child = node.children.get(action)
+                    if child is None:
+                        child = node.children[action] = Node(action, CHANCE)
+                else:
+                    untried = node.untried
+                    if untried is None:
+                        untried = node.untried = state.legal_actions()
+                    if untried:
+                        index = rng.randrange(len(untried))
+                        untried[index], untried[-1] = untried[-1], untried[index]
+                        action = untried.pop()
+                        child = node.children[action] = Node(action, player)
+                        state._apply(action)
+                        applied += 1
+                        path.append(child)
+                        break
+                    child = select_child(node.children.values(), c, log(node.visits))
+                    action = child.key
+                state._apply(action)
+                applied += 1
+                path.append(child)
+                node = child
+            returns, steps = random_rollout(state, rng, cap)
+            backup(path, returns)
+            root.visits += 1
+            for _ in range(applied + steps):
+                state.undo_action()
+        choice = most_visited(root).key
+        assert choice in legal
+        return legal[legal.index(choice)]

@@ -1,0 +1,256 @@
+"""What the search bots share: their settings and budget, tree nodes, UCB, random rollouts.
+
+:class:`~tikigames.bots.MCTSBot` and :class:`~tikigames.bots.ISMCTSBot` differ only in how an
+iteration walks its tree (one world searched with apply/undo, or a fresh world resampled from the
+observation each time); everything around that walk lives here, once:
+
+- :class:`SearchBot` validates the settings, answers at once when there is a single legal action,
+  runs iterations until the budget (iterations, or seconds) is spent, and picks the most visited
+  root edge;
+- :class:`Node` holds an edge's statistics (visits, summed return of the player who chose it, and
+  the availability count IS-MCTS needs);
+- :func:`select` is the UCB1 selection rule, :func:`rollout` the random playout with its length
+  cap, and :func:`backup` credits each node with its own mover's return.
+
+Every random choice draws from the ``rng`` handed to ``act``, and dictionaries keep insertion
+order, so a search with an iteration budget is a pure function of the observation and the rng.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Container, Hashable, Iterable, Iterator, Sequence
+from typing import Any
+
+from tikigames.core.action import Action
+from tikigames.core.constants import CHANCE, TERMINAL
+from tikigames.core.observation import Observation
+from tikigames.core.play import sample_chance
+from tikigames.core.state import State
+
+__all__ = [
+    "DEFAULT_MAX_ROLLOUT",
+    "Node",
+    "SearchBot",
+    "backup",
+    "iterations",
+    "most_visited",
+    "rollout",
+    "select",
+]
+
+#: The default cap on the length of one rollout, in actions (chance outcomes included). Long
+#: enough to finish a Tiki Topple or TacTiki game from most positions, short enough that one
+#: random walk through a long game (Paikō, Tac-Tik) does not eat the whole budget.
+DEFAULT_MAX_ROLLOUT = 200
+
+
+class Node:
+    """One edge of a search tree and the node it leads to.
+
+    Attributes:
+        key: the edge's label in its parent: the action (plain UCT), or what the observer sees
+            of it (IS-MCTS); ``None`` at the root.
+        mover: who chose the edge: a seat, or ``CHANCE`` for a chance outcome (and for the root).
+        visits: iterations that went through the edge.
+        total: the sum of ``mover``'s returns over those iterations.
+        avail: IS-MCTS's availability count: how often the edge was legal when its parent was
+            visited (plain UCT leaves it alone and uses the parent's visits instead).
+        children: the child edges, keyed by action (or by what the observer sees of it).
+        untried: plain UCT's actions not expanded yet (``None`` until first visited).
+    """
+
+    __slots__ = ("avail", "children", "key", "mover", "total", "untried", "visits")
+
+    def __init__(self, key: Hashable = None, mover: int = CHANCE) -> None:
+        self.key = key
+        self.mover = mover
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.children: dict[Hashable, Node] = {}
+        self.untried: list[Action] | None = None
+
+    def __repr__(self) -> str:
+        mean = self.total / self.visits if self.visits else 0.0
+        return f"<Node {self.key!r} mover={self.mover} visits={self.visits} mean={mean:+.3f}>"
+
+
+def select(children: Iterable[Node], c: float, log_parent: float | None = None) -> Node:
+    """The child with the highest UCB1 value from its own mover's point of view: its mean
+    return plus ``c * sqrt(log(n) / visits)``, where ``n`` is the parent's visits
+    (``log_parent``, plain UCT) or, when ``log_parent`` is ``None``, the child's availability
+    count (IS-MCTS, where a child is not legal in every sampled world). The first child wins a
+    tie. Every child must have been visited."""
+    best: Node | None = None
+    best_value = -math.inf
+    sqrt = math.sqrt
+    if log_parent is None:
+        log = math.log
+        for child in children:
+            visits = child.visits
+            value = child.total / visits + c * sqrt(log(child.avail) / visits)
+            if value > best_value:
+                best, best_value = child, value
+    else:
+        for child in children:
+            visits = child.visits
+            value = child.total / visits + c * sqrt(log_parent / visits)
+            if value > best_value:
+                best, best_value = child, value
+    assert best is not None
+    return best
+
+
+def rollout(
+    state: State[Any], rng: random.Random, max_actions: int | None
+) -> tuple[list[float], int]:
+    """Play uniformly random actions (chance outcomes with their probabilities) until the game
+    ends or ``max_actions`` actions have been played; return ``(returns, actions played)``.
+
+    At the cap the value is ``state.returns()`` as it stands — all zeros for an unfinished game:
+    the search learns nothing from a rollout that was cut short, but it is not misled either.
+    The state is left where the rollout stopped (the caller undoes or discards it).
+    """
+    steps = 0
+    limit = math.inf if max_actions is None else max_actions
+    uniform = rng.random  # a third of the cost of rng.randrange, and as reproducible
+    while steps < limit:
+        player = state.current_player()
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            legal = state.legal_actions()
+            count = len(legal)
+            action = legal[min(int(uniform() * count), count - 1)]
+        state._apply(action)  # drawn from the legal actions: the trusted path is safe
+        steps += 1
+    return state.returns(), steps
+
+
+def backup(path: Sequence[Node], returns: Sequence[float]) -> None:
+    """Credit every edge of ``path`` with one visit and its own mover's return (chance edges
+    count visits only): in a multi-player game each player maximises its own return."""
+    for node in path:
+        node.visits += 1
+        mover = node.mover
+        if mover >= 0:
+            node.total += returns[mover]
+
+
+def iterations(count: int, seconds: float | None) -> Iterator[int]:
+    """The search budget: ``count`` iterations, or — when ``seconds`` is given — as many as fit
+    in that many seconds of wall time from now (at least one either way)."""
+    if seconds is None:
+        return iter(range(max(count, 1)))
+    return _until(time.perf_counter() + seconds)
+
+
+def _until(deadline: float) -> Iterator[int]:
+    done = 0
+    while True:
+        yield done
+        done += 1
+        if time.perf_counter() >= deadline:
+            return
+
+
+def most_visited(root: Node, allowed: Container[Hashable] | None = None) -> Node:
+    """The root's most visited child (the robust choice) among the keys in ``allowed`` (all by
+    default); ties go to the higher mean return, then to the first expanded. The search
+    guarantees at least one such child."""
+    best: Node | None = None
+    best_score = (-1, -math.inf)
+    for key, child in root.children.items():
+        if allowed is not None and key not in allowed:
+            continue
+        score = (child.visits, child.total / child.visits if child.visits else -math.inf)
+        if score > best_score:
+            best, best_score = child, score
+    assert best is not None
+    return best
+
+
+class SearchBot(ABC):
+    """The frame of a Monte Carlo tree search bot: settings, budget, the forced-move shortcut.
+
+    Args:
+        iterations: iterations per move (ignored when ``seconds`` is given).
+        seconds: a wall-time budget per move instead of an iteration count; the bot is then no
+            longer reproducible from its rng, since the number of iterations varies.
+        c: the UCB exploration constant (returns lie in [−1, 1]).
+        max_rollout: the cap on one rollout's length in actions (``None``: play to the end). A
+            rollout cut short is worth the state's ``returns()``, i.e. zeros.
+
+    Raises:
+        ValueError: a setting out of range (no iterations, a negative time or constant…).
+    """
+
+    def __init__(
+        self,
+        iterations: int = 1000,
+        seconds: float | None = None,
+        c: float = 1.4,
+        max_rollout: int | None = DEFAULT_MAX_ROLLOUT,
+    ) -> None:
+        if type(iterations) is not int or iterations < 1:
+            raise ValueError(f"iterations must be an int ≥ 1, not {iterations!r}")
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0
+        ):
+            raise ValueError(f"seconds must be a number > 0 or None, not {seconds!r}")
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
+            raise ValueError(f"c must be a finite number ≥ 0, not {c!r}")
+        if max_rollout is not None and (type(max_rollout) is not int or max_rollout < 0):
+            raise ValueError(f"max_rollout must be an int ≥ 0 or None, not {max_rollout!r}")
+        self.iterations = iterations
+        self.seconds = None if seconds is None else float(seconds)
+        self.c = float(c)
+        self.max_rollout = max_rollout
+
+    def act(self, obs: Observation, rng: random.Random) -> Action:
+        """Search from ``obs`` and return the chosen action, one of ``obs.legal_actions()``.
+
+        A single legal action is returned without searching (multi-step turns and forced
+        picks are frequent and would waste the budget).
+
+        Raises:
+            ValueError: the observer has no legal action (it is not their turn).
+        """
+        legal = obs.legal_actions()
+        if not legal:
+            raise ValueError(f"{self!r} was asked to act when it has no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        return self._search(obs, legal, rng, iterations(self.iterations, self.seconds))
+
+    @abstractmethod
+    def _search(
+        self, obs: Observation, legal: list[Action], rng: random.Random, budget: Iterator[int]
+    ) -> Action:
+        """Run one iteration per item of ``budget`` and return one of ``legal``."""
+
+    def __repr__(self) -> str:
+        budget = (
+            f"seconds={self.seconds}"
+            if self.seconds is not None
+            else (f"iterations={self.iterations}")
+        )
+        return f"{type(self).__name__}({budget}, c={self.c}, max_rollout={self.max_rollout})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, SearchBot)
+        return self._settings() == other._settings()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._settings()))
+
+    def _settings(self) -> tuple[Any, ...]:
+        return (self.iterations, self.seconds, self.c, self.max_rollout)

@@ -1,0 +1,228 @@
+"""MCTSBot and ISMCTSBot: observations only, determinism, budgets, legality, strength.
+
+Every test that takes a game is parametrized over ``tikigames.GAMES``, so a game registered
+later is covered without editing this file.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import typing
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import tikigames
+from tikigames import Action, Observation, State
+from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot, SearchBot
+from tikigames.bots import ismcts as ismcts_module
+from tikigames.bots import mcts as mcts_module
+from tikigames.bots.search import rollout
+from tikigames.core.play import sample_chance
+
+SEARCH_BOTS: list[type[SearchBot]] = [MCTSBot, ISMCTSBot]
+
+
+def two_player(name: str) -> tikigames.Game[Any]:
+    """The game's two-player variant where it has one, else its defaults."""
+    try:
+        return tikigames.load(name, players=2)
+    except tikigames.OptionError:
+        return tikigames.load(name)
+
+
+def positions(game: tikigames.Game[Any], count: int, seed: int = 0) -> list[Observation]:
+    """Observations of the player to move, at decisions with several legal actions, spread
+    along one random game (more games if it is short)."""
+    rng = random.Random(seed)
+    found: list[Observation] = []
+    while len(found) < count:
+        state: State[Any] = game.new_initial_state()
+        decisions: list[int] = []
+        history: list[Action] = []
+        while not state.is_terminal():
+            player = state.current_player()
+            if player >= 0 and len(state.legal_actions()) > 1:
+                decisions.append(len(history))
+            action = sample_chance(state, rng) if player < 0 else rng.choice(state.legal_actions())
+            state.apply_action(action)
+            history.append(action)
+        picks = sorted(rng.sample(decisions, min(count - len(found), len(decisions))))
+        for pick in picks:
+            while len(state.history()) > pick:
+                state.undo_action()
+            found.append(state.observation(state.current_player()))
+    return found
+
+
+# ----------------------------------------------------------------- observations only
+
+
+@pytest.mark.parametrize("cls", [RandomBot, MCTSBot, ISMCTSBot])
+def test_bots_take_observations_never_states(cls: type[Any]) -> None:
+    hints = typing.get_type_hints(cls.act)
+    assert hints == {"obs": Observation, "rng": random.Random, "return": Action}
+    for name, hint in typing.get_type_hints(cls.__init__).items():
+        assert State not in typing.get_args(hint) and hint is not State, name
+    assert isinstance(cls(), Bot)
+
+
+# ----------------------------------------------------------------- legality and determinism
+
+
+@pytest.mark.parametrize("name", tikigames.GAMES)
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_search_returns_a_legal_action_reproducibly(name: str, cls: type[SearchBot]) -> None:
+    game = tikigames.load(name)
+    bot = cls(iterations=12, max_rollout=60)
+    for index, obs in enumerate(positions(game, 3, seed=len(name))):
+        action = bot.act(obs, random.Random(index))
+        assert action in obs.legal_actions()
+        assert type(action) is type(obs.legal_actions()[0])
+        assert bot.act(obs, random.Random(index)) == action  # same rng seed, same choice
+
+
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_search_bots_are_deterministic_in_a_multiplayer_game(cls: type[SearchBot]) -> None:
+    game = tikigames.load("tiki_topple", players=3)
+    bots = [cls(iterations=20), RandomBot(), cls(iterations=20)]
+    first = tikigames.play(game, bots, seed=5)
+    assert first.is_terminal()
+    assert tikigames.play(game, bots, seed=5).history() == first.history()
+
+
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_a_forced_move_is_played_without_searching(
+    cls: type[SearchBot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = tikigames.load("tiki_topple", players=2)
+    rng = random.Random(1)
+    state: State[Any] = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) > 1:
+        player = state.current_player()
+        state.apply_action(
+            sample_chance(state, rng) if player < 0 else rng.choice(state.legal_actions())
+        )
+    monkeypatch.setattr(game, "resample", _fail)
+    obs = state.observation(state.current_player())
+    assert cls().act(obs, random.Random(0)) == obs.legal_actions()[0]
+
+
+def _fail(*args: object) -> None:
+    raise AssertionError("searched a forced move")
+
+
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_acting_out_of_turn_is_an_error(cls: type[SearchBot]) -> None:
+    state = tikigames.load("tiki_topple").new_initial_state()
+    with pytest.raises(ValueError, match="no legal action"):
+        cls().act(state.observation(0), random.Random(0))
+
+
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_settings_are_checked(cls: type[SearchBot]) -> None:
+    for bad in (
+        {"iterations": 0},
+        {"iterations": True},
+        {"iterations": 2.5},
+        {"seconds": 0},
+        {"seconds": "1"},
+        {"c": -1.0},
+        {"c": float("inf")},
+        {"max_rollout": -1},
+    ):
+        with pytest.raises(ValueError):
+            cls(**bad)
+    bot = cls(iterations=5, seconds=None, c=0.3, max_rollout=None)
+    assert bot == cls(iterations=5, c=0.3, max_rollout=None) and bot != cls()
+    assert "iterations=5" in repr(bot)
+
+
+def test_default_settings_are_the_documented_ones() -> None:
+    assert (MCTSBot().iterations, MCTSBot().seconds, MCTSBot().c) == (1000, None, 1.4)
+    assert (ISMCTSBot().iterations, ISMCTSBot().seconds, ISMCTSBot().c) == (1000, None, 0.7)
+
+
+# ----------------------------------------------------------------- budgets
+
+
+def _count_rollouts(
+    monkeypatch: pytest.MonkeyPatch, module: Any
+) -> Callable[[], int]:  # fmt: skip
+    calls = [0]
+
+    def counting(*args: Any) -> Any:
+        calls[0] += 1
+        return rollout(*args)
+
+    monkeypatch.setattr(module, "random_rollout", counting)
+    return lambda: calls[0]
+
+
+@pytest.mark.parametrize("name", tikigames.GAMES)
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_an_iteration_budget_is_spent_exactly(
+    name: str, cls: type[SearchBot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = mcts_module if cls is MCTSBot else ismcts_module
+    count = _count_rollouts(monkeypatch, module)
+    obs = positions(tikigames.load(name), 1, seed=3)[0]
+    cls(iterations=17, max_rollout=20).act(obs, random.Random(0))
+    assert count() == 17
+
+
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_a_time_budget_is_respected(cls: type[SearchBot], monkeypatch: pytest.MonkeyPatch) -> None:
+    module = mcts_module if cls is MCTSBot else ismcts_module
+    count = _count_rollouts(monkeypatch, module)
+    obs = positions(tikigames.load("tiki_topple"), 1, seed=4)[0]
+    bot = cls(iterations=1, seconds=0.25)  # the time budget rules: iterations is ignored
+    start = time.perf_counter()
+    action = bot.act(obs, random.Random(0))
+    elapsed = time.perf_counter() - start
+    assert action in obs.legal_actions()
+    assert 0.25 <= elapsed < 1.5  # one iteration of slack, and a loaded machine
+    assert count() > 1
+
+
+def test_rollouts_stop_at_the_cap_with_zero_value() -> None:
+    state: State[Any] = tikigames.load("tiki_topple").new_initial_state()
+    before = state.to_json()
+    returns, steps = rollout(state, random.Random(0), 10)
+    assert (returns, steps) == ([0.0, 0.0], 10) and len(state.history()) == 10
+    for _ in range(steps):
+        state.undo_action()
+    assert state.to_json() == before
+    returns, steps = rollout(state, random.Random(0), None)
+    assert state.is_terminal() and returns == state.returns() and sorted(returns) == [-1, 1]
+
+
+# ----------------------------------------------------------------- strength
+
+#: Each game's smoke match against RandomBot: the search bot (MCTS for the perfect-information
+#: game, IS-MCTS for the others), its iterations and rollout cap, and the number of games (seats
+#: rotated). Small, for CI: the issue's benchmark is ``tikigames arena`` with 1000 iterations.
+#: Tac-Tik is long (over a thousand actions at random) and costs most of this file's time.
+STRENGTH: dict[str, tuple[type[SearchBot], int, int, int]] = {
+    "paiko": (MCTSBot, 20, 50, 2),
+    "tactik": (ISMCTSBot, 10, 200, 2),
+    "tactiki": (ISMCTSBot, 10, 200, 2),
+    "tiki_topple": (ISMCTSBot, 100, 200, 4),
+}
+DEFAULT_STRENGTH: tuple[type[SearchBot], int, int, int] = (ISMCTSBot, 20, 200, 2)
+
+
+@pytest.mark.parametrize("name", tikigames.GAMES)
+def test_a_search_bot_beats_random(name: str) -> None:
+    cls, iterations, cap, games = STRENGTH.get(name, DEFAULT_STRENGTH)
+    result = tikigames.arena(
+        two_player(name),
+        [cls(iterations=iterations, max_rollout=cap), RandomBot()],
+        games=games,
+        workers=2,
+        seed=1,
+        labels=["search", "random"],
+    )
+    assert result["search"].wins > result["random"].wins, result.table()
