@@ -186,6 +186,8 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
             if text is None or text.lower() in ("quit", "exit"):
                 print("Game abandoned.", file=stdout)
                 return 1
+            if not text:
+                continue  # an empty line: just ask again
             try:
                 state.apply_action(state.parse_action(text))
                 break
