@@ -78,7 +78,7 @@ class ActionTable(Generic[A]):
         normalize: turns user text into a lookup key; the default folds case and whitespace.
     """
 
-    __slots__ = ("_by_text", "_normalize", "actions")
+    __slots__ = ("_by_text", "_canonical", "_normalize", "actions")
 
     def __init__(
         self,
@@ -100,6 +100,9 @@ class ActionTable(Generic[A]):
         for text, action in (aliases or {}).items():
             by_text.setdefault(normalize(text), action)
         self._by_text = by_text
+        #: Canonical text → action: the fast path for texts the library wrote itself (histories
+        #: being loaded or resampled), which need no normalising.
+        self._canonical = {action.text: action for action in self.actions}
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -118,10 +121,9 @@ class ActionTable(Generic[A]):
         """
         if not isinstance(text, str):
             raise ActionError(f"notation must be a string, not {type(text).__name__}")
-        by_text = self._by_text
-        action = by_text.get(text)  # canonical lowercase text: no normalising needed
+        action = self._canonical.get(text)
         if action is None:
-            action = by_text.get(self._normalize(text))
+            action = self._by_text.get(self._normalize(text))
         if action is None:
             shown = text if len(text) <= 60 else text[:57] + "..."
             raise ActionError(f"{shown!r} is not an action of this game")

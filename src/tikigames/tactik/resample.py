@@ -36,10 +36,9 @@ The rebuilt history is replayed without checks (it is consistent by construction
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tikigames.core.action import ActionTable
 from tikigames.core.errors import ActionError, InvalidStateError
 from tikigames.tactik.actions import DEAL, DISCARD_ALL, GIVE, SEVEN, TacTikAction, layout
 from tikigames.tactik.data import CARD_NAMES, NUM_CARDS, Rules
@@ -59,24 +58,6 @@ _FACTORIAL = (1, 1, 2, 6, 24, 120, 720)
 _MAX_ROUNDS = 100_000
 
 Counts = list[int]
-
-
-#: Per action table: canonical text → action, the fast path of parsing observed histories (the
-#: texts an observation holds are canonical; anything else goes through the table's parser).
-_CANONICAL: dict[int, dict[str, TacTikAction]] = {}
-
-
-def _parser(table: ActionTable[TacTikAction]) -> Callable[[str], TacTikAction]:
-    texts = _CANONICAL.get(id(table))
-    if texts is None:
-        texts = _CANONICAL[id(table)] = {action.text: action for action in table}
-    get, parse = texts.get, table.parse
-
-    def parser(text: str) -> TacTikAction:
-        action = get(text)
-        return action if action is not None else parse(text)
-
-    return parser
 
 
 def _counts(cards: Sequence[int]) -> Counts:
@@ -161,7 +142,7 @@ def _parse(
     public flow of turns (clockwise among the players who still hold cards; a seven's sub-moves
     by the same player)."""
     rules = game.rules
-    parse = _parser(game._table)
+    parse = game._table.parse
     n = rules.players
     deal = _Deal(dealer, n)
     index = span[0]
