@@ -87,16 +87,8 @@ class TacTik(Game[TacTikState]):
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
-        o = self._options
-        self.rules = Rules(
-            players=o["players"],  # type: ignore[arg-type]
-            jokers=o["jokers"],  # type: ignore[arg-type]
-            with_13=o["with_13"],  # type: ignore[arg-type]
-            discard=o["discard"],  # type: ignore[arg-type]
-            first_dealer=o["first_dealer"],  # type: ignore[arg-type]
-            seven_captures_passed=o["seven_captures_passed"],  # type: ignore[arg-type]
-            max_turns=o["max_turns"],  # type: ignore[arg-type]
-        )
+        # Rules takes exactly the options, by name, already validated by their declarations.
+        self.rules = Rules(**self._options)  # type: ignore[arg-type]
 
     def _check_options(self, options: Mapping[str, OptionValue]) -> None:
         players, dealer = options["players"], options["first_dealer"]
