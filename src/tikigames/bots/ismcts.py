@@ -6,7 +6,14 @@ import random
 from collections.abc import Hashable, Iterator
 from typing import Any
 
-from tikigames.bots.search import DEFAULT_MAX_ROLLOUT, Node, SearchBot, backup, most_visited
+from tikigames.bots.search import (
+    GAME_CAP,
+    Node,
+    RolloutCap,
+    SearchBot,
+    backup,
+    most_visited,
+)
 from tikigames.bots.search import rollout as random_rollout
 from tikigames.bots.search import select as select_child
 from tikigames.core.action import Action
@@ -34,7 +41,9 @@ class ISMCTSBot(SearchBot):
     it*, so opponents' hidden choices and unseen chance outcomes (a card dealt to someone else,
     a piece placed face down) share one edge. Every iteration
 
-    1. draws a world consistent with what the bot knows — ``obs.game.resample(obs, rng)``;
+    1. draws a world consistent with what the bot knows — ``obs.game.resample(obs, rng)``,
+       or rather the cheaper ``draw(rng)`` of ``obs.game.resampler(obs)``, which draws the
+       same distribution;
     2. walks down the tree in that world: at each decision, the edges legal in this world get
        their availability count raised, and the player to move picks by UCB1 with the
        availability count in place of the parent's visits (an edge that is rarely legal is not
@@ -55,8 +64,9 @@ class ISMCTSBot(SearchBot):
         iterations: iterations (resampled worlds) per move, ignored when ``seconds`` is given.
         seconds: a wall-time budget per move instead (the result then depends on the machine).
         c: the UCB exploration constant; returns lie in [−1, 1].
-        max_rollout: the cap on a rollout's length in actions, chance included (``None``: play
-            to the end). A rollout cut short is worth ``returns()``, i.e. zeros.
+        max_rollout: the cap on a rollout's length in actions, chance included: the game's
+            own suggestion by default (``"game"``), ``None`` to play to the end. A rollout cut
+            short is worth the game's guess, ``state.evaluate()``.
 
     >>> import tikigames
     >>> from tikigames.bots import ISMCTSBot, RandomBot
@@ -71,7 +81,7 @@ class ISMCTSBot(SearchBot):
         iterations: int = 1000,
         seconds: float | None = None,
         c: float = 0.7,
-        max_rollout: int | None = DEFAULT_MAX_ROLLOUT,
+        max_rollout: RolloutCap = GAME_CAP,
     ) -> None:
         super().__init__(iterations, seconds, c, max_rollout)
 
@@ -90,9 +100,10 @@ class ISMCTSBot(SearchBot):
         else:
             mine = {action: [action] for action in legal}
         root = Node()
-        c, cap = self.c, self.max_rollout
+        c, cap = self.c, self.rollout_cap(obs.game)
+        draw = game.resampler(obs)
         for _ in budget:
-            state: State[Any] = game.resample(obs, rng)
+            state: State[Any] = draw(rng)
             node = root
             path: list[Node] = []
             while True:

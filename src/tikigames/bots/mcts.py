@@ -7,7 +7,14 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from tikigames.bots.search import DEFAULT_MAX_ROLLOUT, Node, SearchBot, backup, most_visited
+from tikigames.bots.search import (
+    GAME_CAP,
+    Node,
+    RolloutCap,
+    SearchBot,
+    backup,
+    most_visited,
+)
 from tikigames.bots.search import rollout as random_rollout
 from tikigames.bots.search import select as select_child
 from tikigames.core.action import Action
@@ -40,8 +47,9 @@ class MCTSBot(SearchBot):
         iterations: iterations per move (ignored when ``seconds`` is given).
         seconds: a wall-time budget per move instead (the result then depends on the machine).
         c: the UCB exploration constant; returns lie in [−1, 1].
-        max_rollout: the cap on a rollout's length in actions, chance included (``None``: play
-            to the end). A rollout cut short is worth ``returns()``, i.e. zeros.
+        max_rollout: the cap on a rollout's length in actions, chance included: the game's
+            own suggestion by default (``"game"``), ``None`` to play to the end. A rollout cut
+            short is worth the game's guess, ``state.evaluate()``.
 
     >>> import tikigames
     >>> from tikigames.bots import MCTSBot, RandomBot
@@ -56,7 +64,7 @@ class MCTSBot(SearchBot):
         iterations: int = 1000,
         seconds: float | None = None,
         c: float = 1.4,
-        max_rollout: int | None = DEFAULT_MAX_ROLLOUT,
+        max_rollout: RolloutCap = GAME_CAP,
     ) -> None:
         super().__init__(iterations, seconds, c, max_rollout)
 
@@ -65,7 +73,7 @@ class MCTSBot(SearchBot):
     ) -> Action:
         state: State[Any] = obs.game.resample(obs, rng)
         root = Node()
-        c, cap = self.c, self.max_rollout
+        c, cap = self.c, self.rollout_cap(obs.game)
         log = math.log
         for _ in budget:
             node = root

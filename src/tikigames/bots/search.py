@@ -23,17 +23,19 @@ import random
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Container, Hashable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Final, Literal, TypeAlias
 
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
+from tikigames.core.game import Game
 from tikigames.core.observation import Observation
 from tikigames.core.play import sample_chance
 from tikigames.core.state import State
 
 __all__ = [
-    "DEFAULT_MAX_ROLLOUT",
+    "GAME_CAP",
     "Node",
+    "RolloutCap",
     "SearchBot",
     "backup",
     "iterations",
@@ -42,10 +44,11 @@ __all__ = [
     "select",
 ]
 
-#: The default cap on the length of one rollout, in actions (chance outcomes included). Long
-#: enough to finish a Tiki Topple or TacTiki game from most positions, short enough that one
-#: random walk through a long game (Paikō, Tac-Tik) does not eat the whole budget.
-DEFAULT_MAX_ROLLOUT = 200
+#: The default ``max_rollout``: the cap the game suggests, :attr:`Game.rollout_cap
+#: <tikigames.core.game.Game.rollout_cap>`.
+GAME_CAP: Final = "game"
+#: What ``max_rollout`` takes: a number of actions, ``None`` (no cap) or :data:`GAME_CAP`.
+RolloutCap: TypeAlias = int | Literal["game"] | None
 
 
 class Node:
@@ -111,8 +114,9 @@ def rollout(
     """Play uniformly random actions (chance outcomes with their probabilities) until the game
     ends or ``max_actions`` actions have been played; return ``(returns, actions played)``.
 
-    At the cap the value is ``state.returns()`` as it stands — all zeros for an unfinished game:
-    the search learns nothing from a rollout that was cut short, but it is not misled either.
+    At the cap the value is the game's guess, ``state.evaluate()``: for most games its returns
+    as they stand — zeros, so the search learns nothing from a rollout that was cut short but
+    is not misled either — and a heuristic from the board for the games with long playouts.
     The state is left where the rollout stopped (the caller undoes or discards it).
     """
     steps = 0
@@ -130,7 +134,7 @@ def rollout(
             action = legal[min(int(uniform() * count), count - 1)]
         state._apply(action)  # drawn from the legal actions: the trusted path is safe
         steps += 1
-    return state.returns(), steps
+    return state.evaluate(), steps
 
 
 def backup(path: Sequence[Node], returns: Sequence[float]) -> None:
@@ -184,8 +188,10 @@ class SearchBot(ABC):
         seconds: a wall-time budget per move instead of an iteration count; the bot is then no
             longer reproducible from its rng, since the number of iterations varies.
         c: the UCB exploration constant (returns lie in [−1, 1]).
-        max_rollout: the cap on one rollout's length in actions (``None``: play to the end). A
-            rollout cut short is worth the state's ``returns()``, i.e. zeros.
+        max_rollout: the cap on one rollout's length in actions: ``"game"`` (the default) for
+            the game's own suggestion, :attr:`Game.rollout_cap
+            <tikigames.core.game.Game.rollout_cap>`; ``None`` to play to the end. A rollout
+            cut short is worth the game's guess, ``state.evaluate()``.
 
     Raises:
         ValueError: a setting out of range (no iterations, a negative time or constant…).
@@ -196,7 +202,7 @@ class SearchBot(ABC):
         iterations: int = 1000,
         seconds: float | None = None,
         c: float = 1.4,
-        max_rollout: int | None = DEFAULT_MAX_ROLLOUT,
+        max_rollout: RolloutCap = GAME_CAP,
     ) -> None:
         if type(iterations) is not int or iterations < 1:
             raise ValueError(f"iterations must be an int ≥ 1, not {iterations!r}")
@@ -206,12 +212,23 @@ class SearchBot(ABC):
             raise ValueError(f"seconds must be a number > 0 or None, not {seconds!r}")
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
             raise ValueError(f"c must be a finite number ≥ 0, not {c!r}")
-        if max_rollout is not None and (type(max_rollout) is not int or max_rollout < 0):
-            raise ValueError(f"max_rollout must be an int ≥ 0 or None, not {max_rollout!r}")
+        if not (
+            max_rollout is None
+            or max_rollout == GAME_CAP
+            or (type(max_rollout) is int and max_rollout >= 0)
+        ):
+            raise ValueError(
+                f"max_rollout must be an int ≥ 0, None or {GAME_CAP!r}, not {max_rollout!r}"
+            )
         self.iterations = iterations
         self.seconds = None if seconds is None else float(seconds)
         self.c = float(c)
         self.max_rollout = max_rollout
+
+    def rollout_cap(self, game: Game[Any]) -> int | None:
+        """The cap on a rollout's length in ``game``: ``max_rollout``, or the game's own."""
+        cap = self.max_rollout
+        return game.rollout_cap if cap == GAME_CAP else cap
 
     def act(self, obs: Observation, rng: random.Random) -> Action:
         """Search from ``obs`` and return the chosen action, one of ``obs.legal_actions()``.
@@ -241,7 +258,7 @@ class SearchBot(ABC):
             if self.seconds is not None
             else (f"iterations={self.iterations}")
         )
-        return f"{type(self).__name__}({budget}, c={self.c}, max_rollout={self.max_rollout})"
+        return f"{type(self).__name__}({budget}, c={self.c}, max_rollout={self.max_rollout!r})"
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from tikigames.core.action import Action, ActionTable
@@ -58,6 +58,11 @@ class Game(ABC, Generic[S]):
     state_class: ClassVar[type[State[Any]]]
     #: The observation class of the game.
     observation_class: ClassVar[type[Observation]] = Observation
+    #: The rollout length, in actions, that search bots use by default (``max_rollout="game"``
+    #: in :mod:`tikigames.bots`): long enough to finish most short games from where a search
+    #: starts; a game with long random playouts and a useful :meth:`State.evaluate
+    #: <tikigames.core.state.State.evaluate>` sets it short, and its guess scores the rest.
+    rollout_cap: ClassVar[int | None] = 200
 
     def __init__(self, **options: object) -> None:
         self._options = resolve_options(self.name, self.option_specs, options)
@@ -152,6 +157,41 @@ class Game(ABC, Generic[S]):
         if not isinstance(rng, random.Random):
             raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         return self._resample(obs, rng)
+
+    def resampler(self, obs: Observation) -> Callable[[random.Random], S]:
+        """Prepare to draw many states from one observation, as a search bot does once per
+        iteration: ``draw = game.resampler(obs)``, then ``draw(rng)`` as often as needed.
+
+        Each draw is distributed exactly as ``game.resample(obs, rng)``; but draws may share
+        the parts of the hidden past that can no longer affect the game, which a game then
+        rebuilds once instead of on every draw (Tac-Tik: the hidden cards of the deals already
+        played out, whose hands are empty). Call :meth:`resample` for independent draws.
+
+        >>> import random, tikigames
+        >>> game = tikigames.load("tactik", players=2)
+        >>> state = game.new_initial_state()
+        >>> draw = game.resampler(state.observation(0))
+        >>> world = draw(random.Random(1))
+        >>> world.observation(0) == state.observation(0)
+        True
+
+        Raises:
+            InvalidStateError: ``obs`` belongs to another game; or (on the first draw, which
+                checks it) it is inconsistent.
+        """
+        if not isinstance(obs, Observation) or obs.game != self:
+            raise InvalidStateError(f"that is not an observation of {self!r}")
+        return self._resampler(obs)
+
+    def _resampler(self, obs: Observation) -> Callable[[random.Random], S]:
+        """The draws of :meth:`resampler`; by default each is a whole :meth:`_resample`."""
+
+        def draw(rng: random.Random) -> S:
+            if not isinstance(rng, random.Random):
+                raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+            return self._resample(obs, rng)
+
+        return draw
 
     def state_from_json(self, data: object) -> S:
         """The state ``data`` (from :meth:`State.to_json`) describes, rebuilt by replaying its

@@ -13,6 +13,7 @@ A game subclasses :class:`State` and writes only its rules, as a handful of hook
 ``_copy_into(new)``       copy the game's own fields into a fresh instance (for ``clone``)
 ``_position_key()``       a hashable tuple of everything ``==`` compares
 ``returns()``             per player
+``evaluate()``            optional: a heuristic guess of the returns (default: ``returns()``)
 ``observation(player)``   the game's :class:`~tikigames.core.observation.Observation`
 ========================  ==============================================================
 
@@ -134,6 +135,19 @@ class State(ABC, Generic[A]):
     @abstractmethod
     def observation(self, player: int | None) -> Observation:
         """What ``player`` knows (``None``: a spectator)."""
+
+    def evaluate(self) -> list[float]:
+        """A heuristic guess of each player's return from this position, each in [−1, 1].
+
+        Once the game is over this is :meth:`returns`. Before that it is what a search bot
+        scores a rollout it cut short with (see ``max_rollout`` in :mod:`tikigames.bots`): a
+        game with long playouts (Tac-Tik, Paikō) guesses from the board; the others keep this
+        default, :meth:`returns` — zeros, "no idea", which never misleads a search.
+
+        The guess is computed from the whole state, hidden parts included, like :meth:`returns`:
+        a bot calls it on a world it drew with ``game.resample``, never on the true state.
+        """
+        return self.returns()
 
     # ----------------------------------------------------------------- queries
 

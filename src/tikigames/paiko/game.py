@@ -33,6 +33,9 @@ class Paiko(Game[PaikoState]):
     title = "Paikō"
     state_class = PaikoState
     observation_class = PaikoObservation
+    #: A random Paikō playout is a few hundred actions of slow moves (captures cascade): a short
+    #: rollout, then the points' guess (:meth:`PaikoState.evaluate`), searches better per second.
+    rollout_cap = 20
     option_specs = (
         Option(
             "max_turns",

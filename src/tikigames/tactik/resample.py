@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from tikigames.tactik.game import TacTik
     from tikigames.tactik.observation import TacTikObservation
 
-__all__ = ["resample"]
+__all__ = ["Resampler", "resample"]
 
 HIDDEN_DEAL = "deal ?"
 HIDDEN_GIVE = "give ?"
@@ -213,25 +213,67 @@ def _attribute(rules: Rules, deal: _Deal, revealed: list[tuple[int, ...]]) -> No
 
 def resample(game: TacTik, obs: TacTikObservation, rng: random.Random) -> TacTikState:
     """A state drawn from those consistent with ``obs`` (see the module's docstring)."""
-    rules = game.rules
-    history = obs.history
-    revealed = [tuple(CARD_NAMES.index(card) for card in hand) for hand in obs.revealed]
-    state: TacTikState = game.new_initial_state()
-    spans = _segments(history)
-    for number, span in enumerate(spans):
-        if state._phase != DEALING or state._dealt:
-            raise InvalidStateError(f"history[{span[0]}]: a deal starts in the middle of a turn")
-        deal = _parse(game, history, span, state._dealer, obs.player, revealed)
-        last = number == len(spans) - 1
-        if not last and not deal.complete:
-            raise InvalidStateError(f"history[{span[1]}]: a deal starts before hands are empty")
-        received = None
-        if obs.received is not None and last and not deal.complete:
-            received = CARD_NAMES.index(obs.received)
-        _replay(state, deal, _hidden(rules, state, deal, obs.player, received, rng), rng, span)
-    if revealed:
-        raise InvalidStateError("'revealed' lists more hands than the discards")
-    return state
+    return Resampler(game, obs)(rng)
+
+
+class Resampler:
+    """Draws from one observation, for :meth:`Game.resampler <tikigames.core.game.Game.resampler>`.
+
+    The deals already played out are independent of the current one given what is public (see
+    the module's docstring), and their hands are empty: nothing in them can affect the game any
+    more. So the first draw rebuilds them once — drawing their hidden cards as ``resample``
+    does — and every draw clones that state and rebuilds only the current deal afresh. Each
+    draw is distributed as ``resample``'s; draws share the finished deals' hidden past.
+    """
+
+    __slots__ = ("_current", "_game", "_obs", "_prefix")
+
+    def __init__(self, game: TacTik, obs: TacTikObservation) -> None:
+        self._game = game
+        self._obs = obs
+        self._prefix: TacTikState | None = None
+        #: The current deal, still to draw: its parsed texts, span, and the card received.
+        self._current: tuple[_Deal, tuple[int, int], int | None] | None = None
+
+    def __call__(self, rng: random.Random) -> TacTikState:
+        if not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+        prefix = self._prefix
+        if prefix is None:
+            prefix = self._prefix = self._prepare(rng)
+        state = prefix.clone()
+        if self._current is not None:
+            deal, span, received = self._current
+            hidden = _hidden(self._game.rules, state, deal, self._obs.player, received, rng)
+            _replay(state, deal, hidden, rng, span)
+        return state
+
+    def _prepare(self, rng: random.Random) -> TacTikState:
+        """Check the whole history, rebuild the finished deals, and keep the current one."""
+        game, obs = self._game, self._obs
+        history = obs.history
+        revealed = [tuple(CARD_NAMES.index(card) for card in hand) for hand in obs.revealed]
+        state: TacTikState = game.new_initial_state()
+        spans = _segments(history)
+        for number, span in enumerate(spans):
+            if state._phase != DEALING or state._dealt:
+                raise InvalidStateError(
+                    f"history[{span[0]}]: a deal starts in the middle of a turn"
+                )
+            deal = _parse(game, history, span, state._dealer, obs.player, revealed)
+            last = number == len(spans) - 1
+            if not deal.complete:
+                if not last:
+                    raise InvalidStateError(
+                        f"history[{span[1]}]: a deal starts before hands are empty"
+                    )
+                received = None if obs.received is None else CARD_NAMES.index(obs.received)
+                self._current = (deal, span, received)
+                break
+            _replay(state, deal, _hidden(game.rules, state, deal, obs.player, None, rng), rng, span)
+        if revealed:
+            raise InvalidStateError("'revealed' lists more hands than the discards")
+        return state
 
 
 def _hidden(
