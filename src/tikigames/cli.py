@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 import tikigames
 from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot
+from tikigames.bots.search import GAME_CAP, RolloutCap
 from tikigames.core.arena import arena
 from tikigames.core.bench import bench_game
 from tikigames.core.errors import ActionError, OptionError
@@ -42,13 +43,18 @@ def _optional(kind: Callable[[str], Any]) -> Callable[[str], Any]:
     return parse
 
 
+def _rollout_cap(text: str) -> RolloutCap:
+    """``max_rollout``: a number of actions, ``none`` (no cap) or ``game`` (the game's own)."""
+    return GAME_CAP if text.strip().lower() == GAME_CAP else _optional(int)(text)
+
+
 #: The settings ``-b KEY=VALUE`` accepts, with their parsers; each bot takes those its
 #: constructor has.
 BOT_SETTINGS: dict[str, Callable[[str], Any]] = {
     "iterations": int,
     "seconds": _optional(float),
     "c": float,
-    "max_rollout": _optional(int),
+    "max_rollout": _rollout_cap,
 }
 
 

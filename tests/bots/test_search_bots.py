@@ -19,7 +19,7 @@ from tikigames import Action, Observation, State
 from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot, SearchBot
 from tikigames.bots import ismcts as ismcts_module
 from tikigames.bots import mcts as mcts_module
-from tikigames.bots.search import rollout
+from tikigames.bots.search import GAME_CAP, RolloutCap, rollout
 from tikigames.core.play import sample_chance
 
 SEARCH_BOTS: list[type[SearchBot]] = [MCTSBot, ISMCTSBot]
@@ -132,6 +132,8 @@ def test_settings_are_checked(cls: type[SearchBot]) -> None:
         {"c": -1.0},
         {"c": float("inf")},
         {"max_rollout": -1},
+        {"max_rollout": 2.0},
+        {"max_rollout": "auto"},
     ):
         with pytest.raises(ValueError):
             cls(**bad)
@@ -143,6 +145,32 @@ def test_settings_are_checked(cls: type[SearchBot]) -> None:
 def test_default_settings_are_the_documented_ones() -> None:
     assert (MCTSBot().iterations, MCTSBot().seconds, MCTSBot().c) == (1000, None, 1.4)
     assert (ISMCTSBot().iterations, ISMCTSBot().seconds, ISMCTSBot().c) == (1000, None, 0.7)
+    assert MCTSBot().max_rollout == ISMCTSBot().max_rollout == "game"
+    assert "max_rollout='game'" in repr(MCTSBot())
+
+
+@pytest.mark.parametrize("name", tikigames.GAMES)
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_the_default_rollout_cap_is_the_games(
+    name: str, cls: type[SearchBot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = tikigames.load(name)
+    caps: list[int | None] = []
+
+    def recording(state: State[Any], rng: random.Random, cap: int | None) -> Any:
+        caps.append(cap)
+        return rollout(state, rng, cap)
+
+    monkeypatch.setattr(
+        mcts_module if cls is MCTSBot else ismcts_module, "random_rollout", recording
+    )
+    obs = positions(game, 1, seed=5)[0]
+    cls(iterations=5).act(obs, random.Random(0))
+    cls(iterations=5, max_rollout=7).act(obs, random.Random(0))
+    cls(iterations=5, max_rollout=None).act(obs, random.Random(0))
+    assert caps == [game.rollout_cap] * 5 + [7] * 5 + [None] * 5
+    assert cls().rollout_cap(game) == game.rollout_cap
+    assert game.rollout_cap == (20 if name in ("paiko", "tactik") else 200)
 
 
 # ----------------------------------------------------------------- budgets
@@ -187,6 +215,14 @@ def test_a_time_budget_is_respected(cls: type[SearchBot], monkeypatch: pytest.Mo
     assert count() > 1
 
 
+def test_rollouts_cut_short_are_worth_the_games_guess() -> None:
+    state: State[Any] = tikigames.load("tactik", players=2).new_initial_state()
+    rng = random.Random(2)
+    returns, steps = rollout(state, rng, 300)
+    assert steps == 300 and not state.is_terminal()
+    assert returns == state.evaluate() and returns != [0.0, 0.0]
+
+
 def test_rollouts_stop_at_the_cap_with_zero_value() -> None:
     state: State[Any] = tikigames.load("tiki_topple").new_initial_state()
     before = state.to_json()
@@ -205,13 +241,13 @@ def test_rollouts_stop_at_the_cap_with_zero_value() -> None:
 #: game, IS-MCTS for the others), its iterations and rollout cap, and the number of games (seats
 #: rotated). Small, for CI: the issue's benchmark is ``tikigames arena`` with 1000 iterations.
 #: Tac-Tik is long (over a thousand actions at random) and costs most of this file's time.
-STRENGTH: dict[str, tuple[type[SearchBot], int, int, int]] = {
-    "paiko": (MCTSBot, 20, 50, 2),
-    "tactik": (ISMCTSBot, 10, 200, 2),
-    "tactiki": (ISMCTSBot, 10, 200, 2),
-    "tiki_topple": (ISMCTSBot, 100, 200, 4),
+STRENGTH: dict[str, tuple[type[SearchBot], int, RolloutCap, int]] = {
+    "paiko": (MCTSBot, 30, GAME_CAP, 2),
+    "tactik": (ISMCTSBot, 30, GAME_CAP, 2),
+    "tactiki": (ISMCTSBot, 10, GAME_CAP, 2),
+    "tiki_topple": (ISMCTSBot, 100, GAME_CAP, 4),
 }
-DEFAULT_STRENGTH: tuple[type[SearchBot], int, int, int] = (ISMCTSBot, 20, 200, 2)
+DEFAULT_STRENGTH: tuple[type[SearchBot], int, RolloutCap, int] = (ISMCTSBot, 20, GAME_CAP, 2)
 
 
 @pytest.mark.parametrize("name", tikigames.GAMES)

@@ -276,6 +276,59 @@ def test_resample_is_consistent_and_hides_nothing(
 
 
 @pytest.mark.parametrize(("name", "options"), CASES)
+@given(picks=choices, seed=st.integers(0, 2**32))
+def test_resampler_draws_are_consistent_and_independent_states(
+    name: str, options: dict[str, Any], picks: list[int], seed: int
+) -> None:
+    """``game.resampler(obs)`` draws states like ``resample``'s: consistent with ``obs``, and
+    each one the caller's own — playing on (and undoing) one changes no other draw."""
+    state = final(name, options, picks)
+    game = state.game
+    rng = random.Random(seed)
+    for p in seats(state):
+        obs = state.observation(p)
+        draw = game.resampler(obs)
+        first = draw(rng)
+        before = snapshot(first)
+        for _ in range(2):
+            sample = draw(rng)
+            assert sample is not first
+            assert sample.observation(p) == obs and str(sample.observation(p)) == str(obs)
+            legal = sample.legal_actions()
+            if legal:
+                sample.apply_action(legal[rng.randrange(len(legal))])
+                assert snapshot(first) == before
+                sample.undo_action()
+            while sample.history():  # the whole history undoes, shared past included
+                sample.undo_action()
+            assert sample == game.new_initial_state()
+            assert snapshot(first) == before
+    with pytest.raises(InvalidStateError):
+        game.resampler("not an observation")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        game.resampler(state.observation(None))(1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+@given(picks=choices)
+def test_evaluate_is_a_bounded_guess_and_the_returns_at_the_end(
+    name: str, options: dict[str, Any], picks: list[int]
+) -> None:
+    for state in walk(name, options, picks):
+        guess = state.evaluate()
+        assert len(guess) == state.game.num_players
+        assert all(isinstance(value, float) and -1.0 <= value <= 1.0 for value in guess)
+        if state.is_terminal():
+            assert guess == state.returns()
+    for _ in range(len(state.history())):  # undo restores the guess with the position
+        guess = state.evaluate()
+        action = state.undo_action()
+        state.apply_action(action)
+        assert state.evaluate() == guess
+        state.undo_action()
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
 def test_resample_varies_hidden_parts(name: str, options: dict[str, Any]) -> None:
     """Over a random game, resampling the observations that contain hidden parts gives states
     other than the true one (an observation that pinned the hidden parts down would leak)."""

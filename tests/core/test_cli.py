@@ -102,6 +102,11 @@ def test_play_with_search_bots_and_settings() -> None:
     status, out = run("play", "tiki_topple", "--players", "mcts,ismcts", "--seed", "2",
                       "-b", "iterations=5", "-b", "ismcts.c=0.5")  # fmt: skip
     assert status == 0 and "player 1 (ismcts)" in out and "Game over." in out
+    for cap in ("game", "none", "12"):
+        status, out, _ = run_arena("tiki_topple", "--players", "ismcts,random", "--games", "1",
+                                   "-b", "iterations=3", "-b", f"max_rollout={cap}")  # fmt: skip
+        shown = {"game": "'game'", "none": "None", "12": "12"}[cap]
+        assert status == 0 and f"max_rollout={shown})" in out
 
 
 def test_bad_bot_settings_and_players() -> None:
@@ -112,6 +117,7 @@ def test_bad_bot_settings_and_players() -> None:
         ("--players", "ismcts,random", "-b", "iterations=many"),  # not an int
         ("--players", "ismcts,random", "-b", "mcts.iterations=3"),  # no mcts playing
         ("--players", "ismcts,random", "-b", "iterations"),  # no value
+        ("--players", "ismcts,random", "-b", "max_rollout=auto"),  # neither int, none nor game
         ("--players", "human,random"),  # the arena plays bots only
         ("--players", "ismcts,alien"),
         ("--players", "ismcts,random", "--games", "0"),

@@ -4,6 +4,7 @@ apply/undo over whole games."""
 from __future__ import annotations
 
 import json
+import math
 import pickle
 import random
 from typing import Any
@@ -197,3 +198,22 @@ def test_deep_positions_round_trip() -> None:
         with pytest.raises(InvalidStateError):
             game.observation_from_json(forged)
     assert checked >= 6
+
+
+def test_evaluate_guesses_from_points_and_lost_tiles() -> None:
+    """The guess is tanh((points lead + half the lost-tiles lead) / 6), antisymmetric, and the
+    returns once the game is over."""
+    game = tikigames.load("paiko")
+    state = game.new_initial_state()
+    assert state.evaluate() == [0.0, 0.0]
+    rng = random.Random(3)
+    seen_lead = False
+    while not state.is_terminal():
+        (s0, s1), (l0, l1) = state.scores(), state.lost()
+        lead = math.tanh((s0 - s1 + (l1 - l0) / 2) / 6)
+        assert state.evaluate() == pytest.approx([lead, -lead])
+        seen_lead |= lead != 0
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert seen_lead
+    assert state.evaluate() == state.returns()

@@ -4,6 +4,7 @@ a greedy player, and what a finished game must satisfy (winners home, returns, J
 from __future__ import annotations
 
 import json
+import math
 import random
 from typing import Any
 
@@ -110,3 +111,42 @@ def test_random_play_never_gets_stuck() -> None:
                     sample_chance(state, rng) if state.is_chance_node() else rng.choice(legal)
                 )
             assert state.turns() == 300 or state.winners()
+
+
+def test_evaluate_guesses_from_the_race(table: Any) -> None:
+    """The guess is the teams' progress in laps against each other, through tanh(·/2): zero at
+    the start, one started pawn worth 1/68 of a lap, a pawn in home square k worth 64 + k."""
+    t = table()
+    assert t.state.evaluate() == [0.0] * 4
+    t.deal("1 10 2 5", "3 3 3 2", "6 6 6 2", "9 9 9 2")
+    t.give("5", "2", "2", "2")
+    t.play("1:start@0")
+    lead = math.tanh(1 / 68 / 2)
+    assert t.state.evaluate() == pytest.approx([lead, -lead, lead, -lead])
+    t.discard(0)
+    t.play("10:t0")  # green's pawn: 1 + 10 squares from its start
+    lead = math.tanh(11 / 68 / 2)
+    assert t.state.evaluate() == pytest.approx([lead, -lead, lead, -lead])
+    undone = t.state.undo_action()
+    assert t.state.evaluate() == pytest.approx([math.tanh(1 / 136), -math.tanh(1 / 136)] * 2)
+    t.state.apply_action(undone)
+
+
+def test_evaluate_in_the_six_player_game_weighs_each_team_against_the_others_mean() -> None:
+    game = tikigames.load("tactik", players=6)
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    while state.current_player() == tikigames.CHANCE or not any(state.pawns(c) for c in range(6)):
+        legal = state.legal_actions()
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            starts = [a for a in legal if "start" in str(a)]
+            state.apply_action(starts[0] if starts else legal[0])
+    guess = state.evaluate()
+    teams = game.rules.team_players
+    assert all(guess[p] == guess[q] for p, q in teams)
+    mover = next(c for c in range(6) if state.pawns(c))
+    ahead = [p for p in range(6) if mover in game.rules.team_colours[p]]
+    assert all(guess[p] > 0 for p in ahead)
+    assert all(guess[p] < 0 for p in range(6) if p not in ahead)

@@ -10,6 +10,7 @@ checked with a chi-square test (p = 0.001; seeded, so deterministic).
 from __future__ import annotations
 
 import collections
+import copy
 import itertools
 import json
 import math
@@ -229,9 +230,19 @@ def test_resampled_histories_are_legal_and_keep_what_the_observer_knows(
                 assert obs.given in sample.hand(mate) or played[(mate, obs.given)]
 
 
-def test_resample_two_player_exact(table: Factory) -> None:
+def drawer(game: Any, obs: Any, via: str) -> Callable[[random.Random], Any]:
+    """Draws by ``game.resample`` (independent) or from one ``game.resampler(obs)``."""
+    if via == "resampler":
+        draw: Callable[[random.Random], Any] = game.resampler(obs)
+        return draw
+    return lambda rng: game.resample(obs, rng)
+
+
+@pytest.mark.parametrize("via", ["resample", "resampler"])
+def test_resample_two_player_exact(table: Factory, via: str) -> None:
     """Deep in the talon: the observer's opponent was dealt 6 of 8 unseen cards and has played
-    two; every consistent deal order is enumerated through the engine."""
+    two; every consistent deal order is enumerated through the engine. One resampler's draws
+    have the same distribution as independent resamples."""
     t = table(players=2)
     t.deal("1 1 1 1 2 2", "2 2 3 3 3 3")
     end_deal(t)
@@ -276,7 +287,8 @@ def test_resample_two_player_exact(table: Factory) -> None:
     # opponent was seen playing is less likely (chance weighs the cards dealt, not played).
     assert exact[("12", "12", "P", "P")] == pytest.approx(1 / 7)
     rng = random.Random(5)
-    samples = [tuple(sorted(t.game.resample(obs, rng).hand(1))) for _ in range(1500)]
+    draw = drawer(t.game, obs, via)
+    samples = [tuple(sorted(draw(rng).hand(1))) for _ in range(1500)]
     assert chi_square_passes(samples, exact)
 
 
@@ -333,10 +345,12 @@ def replay_deal(
     return state
 
 
-def test_resample_team_exact_after_the_exchange(table: Factory) -> None:
+@pytest.mark.parametrize("via", ["resample", "resampler"])
+def test_resample_team_exact_after_the_exchange(table: Factory, via: str) -> None:
     """Every consistent deal and pair of hidden gives of the current deal, weighed by the number
     of deal orders (the whole talon is dealt, so every order has the same chance), checked by
-    the engine; and the hidden gives of a finished deal."""
+    the engine; and the hidden gives of a finished deal — drawn afresh by every resample, once
+    per resampler (its draws share the finished deals)."""
     t, start, plays = team_position(table)
     obs = t.state.observation(0)
     unseen = collections.Counter({"1": 3, "2": 3, "3": 3, "5": 3})
@@ -372,17 +386,27 @@ def test_resample_team_exact_after_the_exchange(table: Factory) -> None:
     first_exact = normalised(first_deal)
     rng = random.Random(3)
     current, finished = [], []
+    draw = drawer(t.game, obs, via)
     for _ in range(1500):
-        sample = t.game.resample(obs, rng)
+        sample = draw(rng)
         hands = (tuple(sample.hand(1)), tuple(sample.hand(2)), tuple(sample.hand(3)))
         current.append((*hands, sample.observation(1).given, sample.observation(3).given))
         history = [str(action) for action in sample.history()]
         finished.append((history[17][5:], history[19][5:]))  # gives of players 1 and 3
     assert chi_square_passes(current, exact)
+    if via == "resampler":
+        assert len(set(finished)) == 1 and finished[0] in first_exact
+        # Each resampler draws its finished deals once, as resample does: over many resamplers
+        # they follow the exact distribution.
+        finished = []
+        for _ in range(1500):
+            history = [str(action) for action in t.game.resampler(obs)(rng).history()]
+            finished.append((history[17][5:], history[19][5:]))
     assert chi_square_passes(finished, first_exact)
 
 
-def test_resample_team_exact_during_the_exchange(table: Factory) -> None:
+@pytest.mark.parametrize("via", ["resample", "resampler"])
+def test_resample_team_exact_during_the_exchange(table: Factory, via: str) -> None:
     """Players 2 and 3 have chosen in secret: every kind of their hands was a possible choice,
     so a hand of more kinds weighs more."""
     t, start, _ = team_position(table, exchange_done=False)
@@ -402,11 +426,30 @@ def test_resample_team_exact_during_the_exchange(table: Factory) -> None:
     exact = normalised(weights)
     rng = random.Random(8)
     samples = []
+    draw = drawer(t.game, obs, via)
     for _ in range(1500):
-        sample = t.game.resample(obs, rng)
+        sample = draw(rng)
         key = (len(set(sample.hand(2))), len(set(sample.hand(3))), sample.observation(2).given)
         samples.append(key)
     assert chi_square_passes(samples, exact)
+
+
+def test_resampler_checks_the_observation_on_its_first_draw(table: Factory) -> None:
+    t = table(discard="stuck")
+    t.deal("2 3 5 6", "1 1 1 2", "8 8 8 9", "1 9 9 2")
+    t.give("6", "2", "8", "2")
+    t.play("discard all", "1:start@1")
+    obs = t.state.observation(2)
+    bad = copy.copy(obs)
+    bad.history = (obs.history[0], "deal 9", *obs.history[2:])  # a card player 2 cannot see
+    draw = t.game.resampler(bad)  # nothing is read yet
+    for _ in range(2):  # and nothing is kept from a failed first draw
+        with pytest.raises(InvalidStateError):
+            draw(random.Random(1))
+    with pytest.raises(InvalidStateError):
+        tikigames.load("tactik", players=6).resampler(obs)
+    with pytest.raises(TypeError):
+        t.game.resampler(obs)(None)  # type: ignore[arg-type]
 
 
 def test_resample_while_dealing_draws_from_the_unseen_cards(table: Factory) -> None:
