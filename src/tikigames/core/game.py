@@ -7,6 +7,7 @@ action table once (:meth:`Game._build_table`); tables are cached per class and o
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -181,17 +182,19 @@ class Game(ABC, Generic[S]):
         """
         if not isinstance(obs, Observation) or obs.game != self:
             raise InvalidStateError(f"that is not an observation of {self!r}")
-        return self._resampler(obs)
-
-    def _resampler(self, obs: Observation) -> Callable[[random.Random], S]:
-        """The draws of :meth:`resampler`; by default each is a whole :meth:`_resample`."""
+        prepared = self._resampler(obs)
 
         def draw(rng: random.Random) -> S:
             if not isinstance(rng, random.Random):
                 raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
-            return self._resample(obs, rng)
+            return prepared(rng)
 
         return draw
+
+    def _resampler(self, obs: Observation) -> Callable[[random.Random], S]:
+        """The draws of :meth:`resampler` (``obs`` and each ``rng`` are checked); by default
+        each is a whole :meth:`_resample`."""
+        return functools.partial(self._resample, obs)
 
     def state_from_json(self, data: object) -> S:
         """The state ``data`` (from :meth:`State.to_json`) describes, rebuilt by replaying its

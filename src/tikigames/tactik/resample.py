@@ -236,8 +236,6 @@ class Resampler:
         self._current: tuple[_Deal, tuple[int, int], int | None] | None = None
 
     def __call__(self, rng: random.Random) -> TacTikState:
-        if not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         prefix = self._prefix
         if prefix is None:
             prefix = self._prefix = self._prepare(rng)
