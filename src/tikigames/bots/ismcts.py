@@ -60,13 +60,8 @@ class ISMCTSBot(SearchBot):
     beyond them (e.g. ranks revealed in a battle) is taken into account by the resampled worlds
     but does not split tree nodes.
 
-    Args:
-        iterations: iterations (resampled worlds) per move, ignored when ``seconds`` is given.
-        seconds: a wall-time budget per move instead (the result then depends on the machine).
-        c: the UCB exploration constant; returns lie in [−1, 1].
-        max_rollout: the cap on a rollout's length in actions, chance included: the game's
-            own suggestion by default (``"game"``), ``None`` to play to the end. A rollout cut
-            short is worth the game's guess, ``state.evaluate()``.
+    The settings are :class:`~tikigames.bots.SearchBot`'s (an iteration is one resampled
+    world), with ``c=0.7`` by default.
 
     >>> import tikigames
     >>> from tikigames.bots import ISMCTSBot, RandomBot

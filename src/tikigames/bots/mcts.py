@@ -43,13 +43,7 @@ class MCTSBot(SearchBot):
     were visible (it never sees the true state, only one guess at it): use
     :class:`~tikigames.bots.ISMCTSBot` there.
 
-    Args:
-        iterations: iterations per move (ignored when ``seconds`` is given).
-        seconds: a wall-time budget per move instead (the result then depends on the machine).
-        c: the UCB exploration constant; returns lie in [−1, 1].
-        max_rollout: the cap on a rollout's length in actions, chance included: the game's
-            own suggestion by default (``"game"``), ``None`` to play to the end. A rollout cut
-            short is worth the game's guess, ``state.evaluate()``.
+    The settings are :class:`~tikigames.bots.SearchBot`'s, with ``c=1.4`` by default.
 
     >>> import tikigames
     >>> from tikigames.bots import MCTSBot, RandomBot
