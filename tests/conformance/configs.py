@@ -6,6 +6,10 @@ suite (games that are long at random get a lower cap, still deep enough to reach
 
 from typing import Any
 
+import pytest
+
+import tikigames
+
 CONFIGS: dict[str, list[dict[str, Any]]] = {
     "tiki_topple": [
         {},
@@ -28,4 +32,15 @@ MAX_STEPS: dict[str, int] = {
     "tactik": 250,
     "paiko": 180,
 }
-DEFAULT_MAX_STEPS = 200
+
+
+def max_steps(name: str) -> int:
+    """The walk cap of game ``name``."""
+    return MAX_STEPS.get(name, 200)
+
+
+CASES = [
+    pytest.param(name, options, id=f"{name}-{index}")
+    for name in tikigames.GAMES
+    for index, options in enumerate(CONFIGS.get(name, [{}]))
+]
