@@ -22,6 +22,7 @@ import pytest
 
 import tikigames
 from tikigames import IllegalActionError, InvalidStateError
+from tikigames.tactiki.data import REINCARNATED, REVEALED, rank_of
 from tikigames.tactiki.resample import uniform_reincarnations, uniform_setup
 
 TIKI, TAC = 0, 1
@@ -97,6 +98,23 @@ def test_pools_after_unseen_reincarnations(reincarnations: Any) -> None:
     assert tiki.history[-1] == "?*e5" and tac.history[-1] == "3*e5"
     assert tiki.board[at("e5")] == ((TAC, None, False),)
     assert tac.board[at("e5")] == ((TAC, 3, False),)
+
+
+def test_the_read_accessors_behind_the_observation(reincarnations: Any) -> None:
+    state = reincarnations(5, 3)
+    assert state.defeated(TAC) == [3] and state.pool_candidates(TAC) == [3, 3, 5]
+    assert state.defeated(TIKI) == state.pool_candidates(TIKI) == []
+    assert state.battles() == list(state.observation(None).battles)
+    assert state.passes() == 0
+    codes = state.board_codes()
+    assert len(codes) == 25 and all(isinstance(column, tuple) for column in codes)
+    assert [(c & 1, rank_of(c)) for c in codes[at("e5")]] == state.column("e5") == [(TAC, 3)]
+    assert codes[at("e5")][0] & REINCARNATED and not codes[at("e5")][0] & REVEALED
+    # The accessors hand out copies: changing them changes nothing.
+    state.battles().clear()
+    assert state.battles() == list(state.observation(None).battles)
+    with pytest.raises(ValueError):
+        state.pool_candidates(2)
 
 
 def test_a_revealed_reincarnation_narrows_the_pool(reincarnations: Any, play: Any) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from tikigames.core.errors import InvalidStateError
 from tikigames.core.observation import Observation
 from tikigames.core.serialization import MAX_HISTORY, expect_int
-from tikigames.tactiki.data import PIECES_PER_PLAYER, RANKS, REVEALED, rank_of
+from tikigames.tactiki.data import PIECES_PER_PLAYER, REVEALED, rank_of
 
 if TYPE_CHECKING:
     from tikigames.core.game import Game
@@ -100,23 +100,21 @@ def _piece_views(viewer: int | None) -> tuple[Piece, ...]:
 _VIEWS = (_piece_views(0), _piece_views(1), _piece_views(None))
 
 
-def _ranks(table: list[int], seat: int) -> tuple[int, ...]:
-    return tuple(r for r in RANKS for _ in range(table[6 * seat + r]))
-
-
 def observe(state: TacTikiState, player: int | None) -> TacTikiObservation:
     """``player``'s observation of ``state`` (``None``: a spectator)."""
     view = _VIEWS[-1 if player is None else player]
-    pool, candidates = state._pool, state._candidates
+    pools = (state.defeated(0), state.defeated(1))
     return TacTikiObservation.of(
         state,
         player,
-        board=tuple(tuple(map(view.__getitem__, column)) for column in state._board),
-        pool_sizes=(pool[0], pool[6]),
-        pools=tuple(_ranks(pool if seat == player else candidates, seat) for seat in (0, 1)),
-        battles=tuple(state._battles),
-        turns=state._turns,
+        board=tuple(tuple(map(view.__getitem__, column)) for column in state.board_codes()),
+        pool_sizes=(len(pools[0]), len(pools[1])),
+        pools=tuple(
+            tuple(pools[seat] if seat == player else state.pool_candidates(seat)) for seat in (0, 1)
+        ),
+        battles=tuple(state.battles()),
+        turns=state.turns(),
         second_move=state.is_second_move(),
-        passes=state._passes,
+        passes=state.passes(),
         winner=state.winner(),
     )

@@ -200,11 +200,43 @@ class TacTikiState(State[TacTikiAction]):
         return [(code & 1, rank_of(code)) for code in self._board[index]]
 
     def defeated(self, player: int) -> list[int]:
-        """The ranks in ``player``'s defeated pool, sorted."""
+        """The ranks in ``player``'s defeated pool, sorted.
+
+        Raises:
+            ValueError: ``player`` is not a seat (0 or 1).
+        """
+        return self._ranks(self._pool, player)
+
+    def pool_candidates(self, player: int) -> list[int]:
+        """What the opponent (and a spectator) knows of ``player``'s pool: the ranks that may
+        be in it, sorted — every rank defeated, less the ranks of reincarnated pieces revealed
+        since. The pool holds ``len(defeated(player))`` of them.
+
+        Raises:
+            ValueError: ``player`` is not a seat (0 or 1).
+        """
+        return self._ranks(self._candidates, player)
+
+    def _ranks(self, table: list[int], player: int) -> list[int]:
         seat = self._check_player(player, allow_none=False)
         assert seat is not None
-        pool = self._pool
-        return [r for r in RANKS for _ in range(pool[6 * seat + r])]
+        base = 6 * seat
+        return [r for r in RANKS for _ in range(table[base + r])]
+
+    def board_codes(self) -> tuple[tuple[int, ...], ...]:
+        """The 25 columns a1, b1, …, e1, a2, …, e5, each its pieces' codes bottom to top: the
+        encoding of ``tikigames.tactiki.data`` (owner bit, rank, ``REVEALED``, ``REINCARNATED``),
+        which the observation and the renderings read the position through."""
+        return tuple(map(tuple, self._board))
+
+    def battles(self) -> list[tuple[int, tuple[int, ...]]]:
+        """The battle log: per attack, in order, ``(history index, ranks)`` — the attacker's
+        rank, then each defender's rank in the order met."""
+        return self._battles.copy()
+
+    def passes(self) -> int:
+        """The consecutive passes just made (two end the game in a draw)."""
+        return self._passes
 
     # ----------------------------------------------------------------- apply / undo
 
