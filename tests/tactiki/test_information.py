@@ -308,6 +308,23 @@ def test_resampled_states_are_independent(start: Any) -> None:
     assert state.observation(TAC) == obs and len(state.history()) == 20
 
 
+def test_a_prepared_resampler_draws_as_resample_does(reincarnations: Any) -> None:
+    truth = reincarnations(3, 5)
+    game = truth.game
+    for player in (TIKI, TAC, None):
+        obs = truth.observation(player)
+        draw = game.resampler(obs)
+        # One resampler drawing many times carries nothing over from one draw to the next.
+        mine, fresh = random.Random(4), random.Random(4)
+        for _ in range(30):
+            world, expected = draw(mine), game.resample(obs, fresh)
+            assert world == expected and world.history() == expected.history()
+            assert world.observation(player) == obs
+            world.apply_action(world.legal_actions()[0])  # and its worlds are independent
+    with pytest.raises(TypeError):
+        game.resampler(truth.observation(TIKI))(4)
+
+
 def test_resample_rejects_an_observation_of_another_game(start: Any) -> None:
     obs = start().observation(TIKI)
     other = tikigames.load("tactiki", strict_statue=True)
