@@ -225,6 +225,7 @@ def test_pass_only_when_nothing_else_and_two_passes_draw() -> None:
     assert before.legal_actions() == [before.parse_action("pass")]
     assert not single_moves(read(before)[0], mover)
     assert after.observation(None).passes == 1 or after.is_terminal()
+    assert after.passes() == after.observation(None).passes
     # Pass is never legal while a move exists (e.g. on the first turn).
     state = tikigames.load("tactiki").new_initial_state()
     for _ in range(20):

@@ -11,6 +11,7 @@ the opponent knows of that pool).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 TIKI: Final = 0
@@ -73,3 +74,11 @@ def outcome(attacker: int, defender: int) -> int:
 
 #: ``OUTCOME[attacker][defender]`` for ranks 1–5 (index 0 unused), the table the engine reads.
 OUTCOME: Final = tuple(tuple(outcome(a, d) if a and d else 0 for d in range(6)) for a in range(6))
+
+
+@dataclass(frozen=True)
+class TacTikiRules:
+    """The options of a TacTiki game, typed (``game.rules``; see the game's options)."""
+
+    strict_statue: bool
+    max_turns: int | None

@@ -1,24 +1,23 @@
-"""The TacTiki game: options and wiring."""
+"""The TacTiki game: its options, and the wiring of its parts (the top of the package)."""
 
 from __future__ import annotations
 
-import random
-
 from tikigames.core.action import ActionTable
 from tikigames.core.game import Game
-from tikigames.core.observation import Observation
 from tikigames.core.options import Option
 from tikigames.core.registry import register
 from tikigames.tactiki.actions import TacTikiAction, build_table
+from tikigames.tactiki.data import TacTikiRules
 from tikigames.tactiki.observation import TacTikiObservation
-from tikigames.tactiki.resample import resample
+from tikigames.tactiki.render import render_observation, render_state
+from tikigames.tactiki.resample import TacTikiResampler
 from tikigames.tactiki.state import TacTikiState
 
 __all__ = ["TacTiki"]
 
 
 @register
-class TacTiki(Game[TacTikiState]):
+class TacTiki(Game[TacTikiState, TacTikiObservation, TacTikiRules]):
     """TacTiki for two: TIKI (player 0) and TAC (player 1) each hide ten ranked pieces on their
     start row and race to stack a statue of five on one of the other's start fields.
 
@@ -26,14 +25,18 @@ class TacTiki(Game[TacTikiState]):
     >>> game = tikigames.load("tactiki")
     >>> game.options
     {'strict_statue': False, 'max_turns': 300}
-    >>> game.num_players, game.num_distinct_actions
-    (2, 181)
+    >>> game.num_players, game.num_distinct_actions, game.rules.max_turns
+    (2, 181, 300)
     """
 
     name = "tactiki"
     title = "TacTiki"
+    rules_class = TacTikiRules
     state_class = TacTikiState
     observation_class = TacTikiObservation
+    resampler_class = TacTikiResampler
+    render_state = staticmethod(render_state)
+    render_observation = staticmethod(render_observation)
     option_specs = (
         Option(
             "strict_statue",
@@ -60,7 +63,3 @@ class TacTiki(Game[TacTikiState]):
     @property
     def num_players(self) -> int:
         return 2
-
-    def _resample(self, obs: Observation, rng: random.Random) -> TacTikiState:
-        assert isinstance(obs, TacTikiObservation)
-        return resample(self, obs, rng)

@@ -5,25 +5,49 @@ reincarnation."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.errors import InvalidStateError
 from tikigames.core.observation import Observation
 from tikigames.core.serialization import MAX_HISTORY, expect_int
-from tikigames.tactiki.data import PIECES_PER_PLAYER, RANKS, REVEALED, rank_of
+from tikigames.tactiki.data import PIECES_PER_PLAYER, REVEALED, rank_of
+from tikigames.tactiki.state import TacTikiState
 
 if TYPE_CHECKING:
-    from tikigames.core.game import Game
-    from tikigames.tactiki.state import TacTikiState
+    from tikigames.tactiki.game import TacTiki
 
-__all__ = ["Piece", "TacTikiObservation", "observe"]
+__all__ = ["Piece", "TacTikiObservation"]
 
 #: A piece as an observer sees it: ``(owner, rank or None if unknown, revealed to both)``.
 Piece = tuple[int, int | None, bool]
 
 
-class TacTikiObservation(Observation):
+def _piece_views(viewer: int | None) -> tuple[Piece, ...]:
+    """Every piece code (0–63) as ``viewer`` sees it."""
+    views = []
+    for code in range(64):
+        owner, revealed = code & 1, bool(code & REVEALED)
+        known = revealed or owner == viewer
+        views.append((owner, rank_of(code) if known else None, revealed))
+    return tuple(views)
+
+
+#: Piece views for seat 0, seat 1 and the spectator (index −1).
+_VIEWS = (_piece_views(0), _piece_views(1), _piece_views(None))
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class TacTikiObservation(Observation["TacTiki"]):
     """A TacTiki observation.
+
+    >>> import tikigames
+    >>> state = tikigames.load("tactiki").new_initial_state()
+    >>> state.apply_action(state.parse_action("3@b1"))
+    >>> state.observation(0).board[1], state.observation(1).board[1]
+    (((0, 3, False),), ((0, None, False),))
+    >>> state.observation(1).history
+    ('?@b1',)
 
     Attributes:
         board: 25 columns, in the order a1, b1, …, e1, a2, …, e5; each a tuple of pieces bottom
@@ -42,18 +66,6 @@ class TacTikiObservation(Observation):
         winner: the seat that built a statue, else ``None``.
     """
 
-    __slots__ = (
-        "board",
-        "pool_sizes",
-        "pools",
-        "battles",
-        "turns",
-        "second_move",
-        "passes",
-        "winner",
-    )
-    _fields = __slots__
-
     board: tuple[tuple[Piece, ...], ...]
     pool_sizes: tuple[int, int]
     pools: tuple[tuple[int, ...], tuple[int, ...]]
@@ -64,7 +76,27 @@ class TacTikiObservation(Observation):
     winner: int | None
 
     @classmethod
-    def _knowledge_from_json(cls, game: Game[Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    def _fields_of(cls, state: TacTikiState, player: int | None) -> dict[str, Any]:
+        view = _VIEWS[-1 if player is None else player]
+        defeated = (state.defeated(0), state.defeated(1))
+        return {
+            "board": tuple(tuple(map(view.__getitem__, column)) for column in state.board_codes()),
+            "pool_sizes": (len(defeated[0]), len(defeated[1])),
+            "pools": tuple(
+                tuple(defeated[seat] if seat == player else state.pool_candidates(seat))
+                for seat in (0, 1)
+            ),
+            "battles": tuple(state.battles()),
+            "turns": state.turns(),
+            "second_move": state.is_second_move(),
+            "passes": state.passes(),
+            "winner": state.winner(),
+        }
+
+    @classmethod
+    def _knowledge_from_json(cls, game: TacTiki, data: Mapping[str, Any]) -> dict[str, Any]:
+        # The resampler reads the battle log (the ranks each attack revealed); every other
+        # field is checked by comparison with a resampled state's observation.
         battles = data["battles"]
         if not isinstance(battles, list) or len(battles) > MAX_HISTORY:
             raise InvalidStateError("'battles' must be a list of [index, [ranks]]")
@@ -79,44 +111,3 @@ class TacTikiObservation(Observation):
                 raise InvalidStateError(f"{field!r} must list the ranks of a battle")
             parsed.append((at, tuple(expect_int(rank, field, 1, 5) for rank in ranks)))
         return {"battles": tuple(parsed)}
-
-    def __str__(self) -> str:
-        from tikigames.tactiki.render import render_observation
-
-        return render_observation(self)
-
-
-def _piece_views(viewer: int | None) -> tuple[Piece, ...]:
-    """Every piece code (0–63) as ``viewer`` sees it."""
-    views = []
-    for code in range(64):
-        owner, revealed = code & 1, bool(code & REVEALED)
-        known = revealed or owner == viewer
-        views.append((owner, rank_of(code) if known else None, revealed))
-    return tuple(views)
-
-
-#: Piece views for seat 0, seat 1 and the spectator (index −1).
-_VIEWS = (_piece_views(0), _piece_views(1), _piece_views(None))
-
-
-def _ranks(table: list[int], seat: int) -> tuple[int, ...]:
-    return tuple(r for r in RANKS for _ in range(table[6 * seat + r]))
-
-
-def observe(state: TacTikiState, player: int | None) -> TacTikiObservation:
-    """``player``'s observation of ``state`` (``None``: a spectator)."""
-    view = _VIEWS[-1 if player is None else player]
-    pool, candidates = state._pool, state._candidates
-    return TacTikiObservation.of(
-        state,
-        player,
-        board=tuple(tuple(map(view.__getitem__, column)) for column in state._board),
-        pool_sizes=(pool[0], pool[6]),
-        pools=tuple(_ranks(pool if seat == player else candidates, seat) for seat in (0, 1)),
-        battles=tuple(state._battles),
-        turns=state._turns,
-        second_move=state.is_second_move(),
-        passes=state._passes,
-        winner=state.winner(),
-    )

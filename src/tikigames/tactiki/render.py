@@ -77,15 +77,15 @@ def render_state(state: TacTikiState) -> str:
     """Everything: every rank, with ``*`` on the ranks both players know."""
     columns = [
         [_token(code & 1, rank_of(code), bool(code & REVEALED)) for code in column]
-        for column in state._board
+        for column in state.board_codes()
     ]
     rows = [
         _status(
-            len(state._history),
+            len(state.history()),
             state.current_player(),
-            state._turns,
+            state.turns(),
             state.is_second_move(),
-            state._passes,
+            state.passes(),
             state.winner(),
         )
     ]

@@ -2,8 +2,8 @@
 
 The hidden parts of a history are the ranks of the placements and reincarnations the observer did
 not make (both players' for a spectator); everything else — every move, every rank a battle
-revealed, every defeat — is public. ``resample`` draws the hidden ranks **uniformly among all
-the hidden histories consistent with the observation**:
+revealed, every defeat — is public. :class:`TacTikiResampler` draws the hidden ranks
+**uniformly among all the hidden histories consistent with the observation**:
 
 1. *Follow the pieces.* The public history is replayed on a board of piece identities (one per
    placement or reincarnation). A battle's revealed ranks fix the ranks of the pieces it met and
@@ -19,8 +19,12 @@ the hidden histories consistent with the observation**:
 
 The setup and the reincarnations constrain each other in nothing (the pool only ever holds
 defeated, hence revealed, ranks), and nor do the two players, so the product of these uniform
-draws is uniform over the consistent histories. The result is replayed through the rules engine,
-which checks it, and its battle log compared with the observation's.
+draws is uniform over the consistent histories.
+
+Step 1 and the counting tables of steps 2 and 3 depend on the observation alone, so the
+resampler does them once, when it is built; each draw only draws the ranks and replays the
+history through the rules engine, trusted (``Observation.from_json`` replays the samples of
+claimed data with checks and compares their observation with the claim).
 """
 
 from __future__ import annotations
@@ -30,7 +34,9 @@ from collections.abc import Sequence
 from math import factorial
 from typing import TYPE_CHECKING
 
+from tikigames.core.action import ActionTable
 from tikigames.core.errors import ActionError, InvalidStateError
+from tikigames.core.resample import Resampler
 from tikigames.tactiki.actions import (
     HIDDEN_TEXTS,
     MOVE,
@@ -41,13 +47,13 @@ from tikigames.tactiki.actions import (
     TacTikiAction,
 )
 from tikigames.tactiki.data import COPIES, NUM_SQUARES, ON_START, RANKS, outcome
+from tikigames.tactiki.observation import TacTikiObservation
+from tikigames.tactiki.state import TacTikiState
 
 if TYPE_CHECKING:
     from tikigames.tactiki.game import TacTiki
-    from tikigames.tactiki.observation import TacTikiObservation
-    from tikigames.tactiki.state import TacTikiState
 
-__all__ = ["resample", "uniform_reincarnations", "uniform_setup"]
+__all__ = ["TacTikiResampler", "uniform_reincarnations", "uniform_setup"]
 
 #: A pool event: ``(rank, None)`` a defeated piece of ``rank`` joins the pool; ``(0, piece)`` a
 #: reincarnation takes ``piece`` (whose rank may be known or not) out of it.
@@ -113,85 +119,135 @@ class _Pieces:
             break
 
 
-def resample(game: TacTiki, obs: TacTikiObservation, rng: random.Random) -> TacTikiState:
-    """A state drawn from those consistent with ``obs`` (see the module's docstring)."""
-    table = game._table
-    battles = dict(obs.battles)
-    if len(battles) != len(obs.battles):
-        raise InvalidStateError("two battles at one history index")
-    pieces = _Pieces()
-    actions: list[TacTikiAction | None] = []
-    for index, text in enumerate(obs.history):
-        hidden = HIDDEN_TEXTS.get(text)
-        if hidden is not None:
-            kind, square = hidden
-            pieces.put(index, kind, square, 0)
-            actions.append(None)
-            continue
-        try:
-            action = table.parse(text)
-        except ActionError as error:
-            raise InvalidStateError(f"history[{index}]: {error}") from None
-        if action.kind == MOVE:
-            pieces.move(action.square, action.target, battles.pop(index, None))
-        elif action.kind in (PLACE, REINCARNATE):
-            pieces.put(index, action.kind, action.square, action.rank)
-        actions.append(action)
-    if battles:
-        raise InvalidStateError(f"a battle at history index {min(battles)}, which is no move")
+class TacTikiResampler(Resampler["TacTiki", TacTikiObservation, TacTikiState]):
+    """Draws TacTiki states consistent with one observation (see the module's docstring).
 
-    ranks = pieces.rank
-    for seat in (0, 1):
-        placed = pieces.placed[seat]
-        drawn = uniform_setup([ranks[piece] for piece in placed], rng)
-        for piece, rank in zip(placed, drawn, strict=True):
-            ranks[piece] = rank
-        events = pieces.events[seat]
-        known = [(added, None if taken is None else ranks[taken]) for added, taken in events]
-        taken_pieces = [taken for _, taken in events if taken is not None]
-        drawn = uniform_reincarnations(known, rng)
-        for piece, rank in zip(taken_pieces, drawn, strict=True):
-            ranks[piece] = rank
+    Building it does step 1 once — the public history parsed and followed on the board of piece
+    identities, and the counting tables of steps 2 and 3 — so each draw only draws the hidden
+    ranks and replays the history.
 
-    state: TacTikiState = game.new_initial_state()
-    for index, entry in enumerate(actions):
-        if entry is None:
-            kind, square = HIDDEN_TEXTS[obs.history[index]]
-            rows = PLACEMENTS if kind == PLACE else REINCARNATIONS
-            entry = rows[square][ranks[pieces.created[index]] - 1]
-        state._apply(entry)  # trusted: Game.observation_from_json re-checks claimed data
-    return state
+    Raises:
+        InvalidStateError: (when built) the observation's history and battles are no history of
+            the game.
+    """
+
+    def __init__(self, game: TacTiki, obs: TacTikiObservation) -> None:
+        super().__init__(game, obs)
+        table: ActionTable[TacTikiAction] = game.action_table
+        battles = dict(obs.battles)
+        if len(battles) != len(obs.battles):
+            raise InvalidStateError("two battles at one history index")
+        pieces = _Pieces()
+        #: The history: an action, or ``(kind, square)`` for a hidden placement or
+        #: reincarnation, whose rank is that of the piece it created.
+        self._steps: list[TacTikiAction | tuple[int, int]] = []
+        for index, text in enumerate(obs.history):
+            hidden = HIDDEN_TEXTS.get(text)
+            if hidden is not None:
+                kind, square = hidden
+                pieces.put(index, kind, square, 0)
+                self._steps.append(hidden)
+                continue
+            try:
+                action = table.parse(text)
+            except ActionError as error:
+                raise InvalidStateError(f"history[{index}]: {error}") from None
+            if action.kind == MOVE:
+                pieces.move(action.square, action.target, battles.pop(index, None))
+            elif action.kind in (PLACE, REINCARNATE):
+                pieces.put(index, action.kind, action.square, action.rank)
+            self._steps.append(action)
+        if battles:
+            raise InvalidStateError(f"a battle at history index {min(battles)}, which is no move")
+        ranks = pieces.rank
+        #: The ranks every draw shares (0 for a piece whose rank is drawn).
+        self._ranks = ranks
+        #: The pieces the hidden steps created, in history order.
+        self._created = [
+            pieces.created[i]
+            for i, step in enumerate(self._steps)
+            if not isinstance(step, TacTikiAction)
+        ]
+        #: Per player: its placements and their draw, then its reincarnations and theirs.
+        self._draws = []
+        for seat in (0, 1):
+            placed = pieces.placed[seat]
+            events = pieces.events[seat]
+            known = [(added, None if taken is None else ranks[taken]) for added, taken in events]
+            taken_pieces = [taken for _, taken in events if taken is not None]
+            self._draws.append(
+                (
+                    placed,
+                    _SetupDraw([ranks[piece] for piece in placed]),
+                    taken_pieces,
+                    _ReincarnationDraw(known),
+                )
+            )
+
+    def draw(self, rng: random.Random) -> TacTikiState:
+        ranks = self._ranks.copy()
+        for placed, setup, taken, reincarnations in self._draws:
+            for piece, rank in zip(placed, setup.draw(rng), strict=True):
+                ranks[piece] = rank
+            for piece, rank in zip(taken, reincarnations.draw(rng), strict=True):
+                ranks[piece] = rank
+        state = self.game.new_initial_state()
+        created = iter(self._created)
+        for step in self._steps:
+            if not isinstance(step, TacTikiAction):
+                kind, square = step
+                rows = PLACEMENTS if kind == PLACE else REINCARNATIONS
+                step = rows[square][ranks[next(created)] - 1]
+            # Trusted replay: Observation.from_json re-checks the samples of claimed data.
+            state.apply_unchecked(step)
+        return state
 
 
 def uniform_setup(fixed: Sequence[int], rng: random.Random) -> list[int]:
     """Ranks for a player's placements, uniform among the sequences that use each rank at most
     twice and agree with ``fixed`` (a rank, or 0 where free)."""
-    caps = {rank: COPIES for rank in RANKS}
-    for rank in fixed:
-        if rank:
-            caps[rank] -= 1
-            if caps[rank] < 0:
-                raise InvalidStateError(f"more than {COPIES} pieces of rank {rank} placed")
-    free = sum(1 for rank in fixed if not rank)
-    if not free:
-        return list(fixed)
-    caps_vector = tuple(caps[rank] for rank in RANKS)
-    if free == sum(caps_vector):  # a finished setup: the remaining pieces, in some order
-        counts = caps_vector
-    else:
-        # Every count vector of the free ranks, weighted by its number of orderings.
-        vectors: list[tuple[int, ...]] = [()]
-        for cap in caps_vector:
-            vectors = [(*v, n) for v in vectors for n in range(cap + 1)]
-        vectors = [v for v in vectors if sum(v) == free]
-        if not vectors:
-            raise InvalidStateError("more placements than pieces")
-        weights = [factorial(free) // _product_of_factorials(v) for v in vectors]
-        counts = _pick(vectors, weights, rng)
-    drawn = [rank for rank, n in zip(RANKS, counts, strict=True) for _ in range(n)]
-    rng.shuffle(drawn)
-    it = iter(drawn)
-    return [rank or next(it) for rank in fixed]
+    return _SetupDraw(fixed).draw(rng)
+
+
+class _SetupDraw:
+    """Step 2 for one player, prepared: the count vectors of the free ranks and their weights."""
+
+    def __init__(self, fixed: Sequence[int]) -> None:
+        self.fixed = list(fixed)
+        caps = {rank: COPIES for rank in RANKS}
+        for rank in fixed:
+            if rank:
+                caps[rank] -= 1
+                if caps[rank] < 0:
+                    raise InvalidStateError(f"more than {COPIES} pieces of rank {rank} placed")
+        free = sum(1 for rank in fixed if not rank)
+        caps_vector = tuple(caps[rank] for rank in RANKS)
+        #: The count vectors to draw from, with their weights; one vector needs no draw.
+        self.vectors: list[tuple[int, ...]] = []
+        self.weights: list[int] = []
+        if not free:
+            self.vectors = [(0,) * len(RANKS)]
+        elif free == sum(caps_vector):  # a finished setup: the remaining pieces, in some order
+            self.vectors = [caps_vector]
+        else:
+            # Every count vector of the free ranks, weighted by its number of orderings.
+            vectors: list[tuple[int, ...]] = [()]
+            for cap in caps_vector:
+                vectors = [(*v, n) for v in vectors for n in range(cap + 1)]
+            self.vectors = [v for v in vectors if sum(v) == free]
+            if not self.vectors:
+                raise InvalidStateError("more placements than pieces")
+            self.weights = [factorial(free) // _product_of_factorials(v) for v in self.vectors]
+        self.free = free
+
+    def draw(self, rng: random.Random) -> list[int]:
+        if not self.free:
+            return self.fixed.copy()
+        counts = self.vectors[0] if not self.weights else _pick(self.vectors, self.weights, rng)
+        drawn = [rank for rank, n in zip(RANKS, counts, strict=True) for _ in range(n)]
+        rng.shuffle(drawn)
+        it = iter(drawn)
+        return [rank or next(it) for rank in self.fixed]
 
 
 def uniform_reincarnations(
@@ -203,38 +259,58 @@ def uniform_reincarnations(
     the pool; ``(0, rank)`` a reincarnation takes a piece out of it — of that rank, or of any rank
     in the pool when ``rank`` is 0.
     """
-    if all(added for added, _ in events):
-        return []
-    # Forward: the pools reachable before each event.
-    empty = (0,) * 6
-    layers: list[set[tuple[int, ...]]] = [{empty}]
-    for added, known in events:
-        layer = set()
-        for pool in layers[-1]:
-            for nxt in _after(pool, added, known):
-                layer.add(nxt)
-        layers.append(layer)
-    # Backward: the number of consistent completions from each reachable pool.
-    counts: list[dict[tuple[int, ...], int]] = [{pool: 1 for pool in layers[-1]}]
-    for (added, known), layer in zip(reversed(events), reversed(layers[:-1]), strict=True):
-        later = counts[-1]
-        counts.append({pool: sum(later[n] for n in _after(pool, added, known)) for pool in layer})
-    counts.reverse()
-    if not counts[0][empty]:
-        raise InvalidStateError("a reincarnation of a rank that is not in the pool")
-    # Forward again, each choice in proportion to its completions.
-    chosen = []
-    pool = empty
-    for step, (added, known) in enumerate(events):
-        options = _after(pool, added, known)
-        if not added:
-            weights = [counts[step + 1][n] for n in options]
-            nxt = _pick(options, weights, rng)
-            chosen.append(next(r for r in RANKS if nxt[r] < pool[r]))
-            pool = nxt
-        else:
-            pool = options[0]
-    return chosen
+    return _ReincarnationDraw(events).draw(rng)
+
+
+class _ReincarnationDraw:
+    """Step 3 for one player, prepared: the number of consistent completions from each pool
+    reachable before each event."""
+
+    def __init__(self, events: Sequence[tuple[int, int | None]]) -> None:
+        self.events = list(events)
+        self.counts: list[dict[tuple[int, ...], int]] = []
+        if all(added for added, _ in events):
+            return  # no reincarnation: nothing to draw
+        # Forward: the pools reachable before each event.
+        layers: list[set[tuple[int, ...]]] = [{_EMPTY}]
+        for added, known in events:
+            layer = set()
+            for pool in layers[-1]:
+                for nxt in _after(pool, added, known):
+                    layer.add(nxt)
+            layers.append(layer)
+        # Backward: the number of consistent completions from each reachable pool.
+        counts: list[dict[tuple[int, ...], int]] = [{pool: 1 for pool in layers[-1]}]
+        for (added, known), layer in zip(reversed(events), reversed(layers[:-1]), strict=True):
+            later = counts[-1]
+            counts.append(
+                {pool: sum(later[n] for n in _after(pool, added, known)) for pool in layer}
+            )
+        counts.reverse()
+        if not counts[0][_EMPTY]:
+            raise InvalidStateError("a reincarnation of a rank that is not in the pool")
+        self.counts = counts
+
+    def draw(self, rng: random.Random) -> list[int]:
+        if not self.counts:
+            return []
+        # Forward, each choice in proportion to its completions.
+        counts = self.counts
+        chosen = []
+        pool = _EMPTY
+        for step, (added, known) in enumerate(self.events):
+            options = _after(pool, added, known)
+            if not added:
+                weights = [counts[step + 1][n] for n in options]
+                nxt = _pick(options, weights, rng)
+                chosen.append(next(r for r in RANKS if nxt[r] < pool[r]))
+                pool = nxt
+            else:
+                pool = options[0]
+        return chosen
+
+
+_EMPTY: tuple[int, ...] = (0,) * 6
 
 
 def _after(pool: tuple[int, ...], added: int, known: int | None) -> list[tuple[int, ...]]:

@@ -44,7 +44,7 @@ from tikigames.tactiki.data import (
 
 if TYPE_CHECKING:
     from tikigames.tactiki.game import TacTiki
-    from tikigames.tactiki.observation import TacTikiObservation
+    from tikigames.tactiki.observation import TacTikiObservation  # noqa: F401 (base class)
 
 __all__ = ["TacTikiState"]
 
@@ -57,8 +57,23 @@ DRAW = 2
 _ORIGIN = REINCARNATED | REVEALED
 
 
-class TacTikiState(State[TacTikiAction]):
-    """A TacTiki position. See the game's docs page for the rules and the notation."""
+class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
+    """A TacTiki position. See the game's docs page for the rules and the notation.
+
+    Beside the :class:`~tikigames.core.state.State` interface, the position can be read with
+    the accessors below (the whole position, every rank included: a program that must not see
+    the hidden ranks reads an observation instead). The observation and the text renderings
+    read the state through them.
+
+    >>> import tikigames
+    >>> state = tikigames.load("tactiki").new_initial_state()
+    >>> for text in ["3@a1", "5@a1"]:
+    ...     state.apply_action(state.parse_action(text))
+    >>> state.column("a1"), state.board_codes()[0], state.turns(), state.passes()
+    ([(0, 3), (0, 5)], (6, 10), 0, 0)
+    >>> state.defeated(1), state.pool_candidates(1), state.battles(), state.winner()
+    ([], [], [], None)
+    """
 
     __slots__ = (
         "_battles",
@@ -78,10 +93,9 @@ class TacTikiState(State[TacTikiAction]):
 
     def __init__(self, game: TacTiki) -> None:
         super().__init__(game)
-        max_turns = game._options["max_turns"]
-        assert max_turns is None or isinstance(max_turns, int)
-        self._max_turns: int | None = max_turns
-        self._strict = bool(game._options["strict_statue"])
+        rules = game.rules
+        self._max_turns = rules.max_turns
+        self._strict = rules.strict_statue
         self._board: list[list[int]] = [[] for _ in range(NUM_SQUARES)]
         # The three per-player tables are flat lists of 12: ``[6 * player + rank]`` per rank,
         # and ``[6 * player]`` the player's total.
@@ -172,7 +186,7 @@ class TacTikiState(State[TacTikiAction]):
             return [0.0, 0.0]
         return [1.0 if seat == winner else -1.0 for seat in (0, 1)]
 
-    # ----------------------------------------------------------------- typed accessors
+    # ----------------------------------------------------------------- reading the position
 
     def winner(self) -> int | None:
         """The seat that built a statue, once it has; ``None`` while the game goes on or after
@@ -200,11 +214,43 @@ class TacTikiState(State[TacTikiAction]):
         return [(code & 1, rank_of(code)) for code in self._board[index]]
 
     def defeated(self, player: int) -> list[int]:
-        """The ranks in ``player``'s defeated pool, sorted."""
+        """The ranks in ``player``'s defeated pool, sorted.
+
+        Raises:
+            ValueError: ``player`` is not a seat (0 or 1).
+        """
+        return self._ranks(self._pool, player)
+
+    def pool_candidates(self, player: int) -> list[int]:
+        """What the opponent (and a spectator) knows of ``player``'s pool: the ranks that may
+        be in it, sorted — every rank defeated, less the ranks of reincarnated pieces revealed
+        since. The pool holds ``len(defeated(player))`` of them.
+
+        Raises:
+            ValueError: ``player`` is not a seat (0 or 1).
+        """
+        return self._ranks(self._candidates, player)
+
+    def _ranks(self, table: list[int], player: int) -> list[int]:
         seat = self._check_player(player, allow_none=False)
         assert seat is not None
-        pool = self._pool
-        return [r for r in RANKS for _ in range(pool[6 * seat + r])]
+        base = 6 * seat
+        return [r for r in RANKS for _ in range(table[base + r])]
+
+    def board_codes(self) -> tuple[tuple[int, ...], ...]:
+        """The 25 columns a1, b1, …, e1, a2, …, e5, each its pieces' codes bottom to top: the
+        encoding of ``tikigames.tactiki.data`` (owner bit, rank, ``REVEALED``, ``REINCARNATED``),
+        which the observation and the renderings read the position through."""
+        return tuple(map(tuple, self._board))
+
+    def battles(self) -> list[tuple[int, tuple[int, ...]]]:
+        """The battle log: per attack, in order, ``(history index, ranks)`` — the attacker's
+        rank, then each defender's rank in the order met."""
+        return self._battles.copy()
+
+    def passes(self) -> int:
+        """The consecutive passes just made (two end the game in a draw)."""
+        return self._passes
 
     # ----------------------------------------------------------------- apply / undo
 
@@ -377,15 +423,3 @@ class TacTikiState(State[TacTikiAction]):
             self._phase, self._player, self._step, self._passes, self._winner, turns,
             tuple(map(tuple, self._board)), tuple(self._pool), tuple(self._candidates),
         )  # fmt: skip
-
-    # ----------------------------------------------------------------- views
-
-    def observation(self, player: int | None) -> TacTikiObservation:
-        from tikigames.tactiki.observation import observe
-
-        return observe(self, self._check_player(player))
-
-    def __str__(self) -> str:
-        from tikigames.tactiki.render import render_state
-
-        return render_state(self)
