@@ -7,9 +7,7 @@ from collections.abc import Hashable, Iterator
 from typing import Any
 
 from tikigames.bots.search import (
-    GAME_CAP,
     Node,
-    RolloutCap,
     SearchBot,
     backup,
     most_visited,
@@ -70,14 +68,7 @@ class ISMCTSBot(SearchBot):
     True
     """
 
-    def __init__(
-        self,
-        iterations: int = 1000,
-        seconds: float | None = None,
-        c: float = 0.7,
-        max_rollout: RolloutCap = GAME_CAP,
-    ) -> None:
-        super().__init__(iterations, seconds, c, max_rollout)
+    default_c = 0.7
 
     def _search(
         self, obs: Observation[Any], legal: list[Action], rng: random.Random, budget: Iterator[int]

@@ -8,9 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tikigames.bots.search import (
-    GAME_CAP,
     Node,
-    RolloutCap,
     SearchBot,
     backup,
     most_visited,
@@ -44,22 +42,15 @@ class MCTSBot(SearchBot):
 
     The settings are :class:`~tikigames.bots.SearchBot`'s, with ``c=1.4`` by default.
 
-    >>> import tikigames
-    >>> from tikigames.bots import MCTSBot, RandomBot
-    >>> game = tikigames.load("tiki_topple", players=2)
-    >>> final = tikigames.play(game, [MCTSBot(iterations=50), RandomBot()], seed=3)
-    >>> final.is_terminal()
+    >>> import random, tikigames
+    >>> from tikigames.bots import MCTSBot
+    >>> state = tikigames.load("paiko").new_initial_state()
+    >>> obs = state.observation(0)
+    >>> MCTSBot(iterations=30).act(obs, random.Random(1)) in obs.legal_actions()
     True
     """
 
-    def __init__(
-        self,
-        iterations: int = 1000,
-        seconds: float | None = None,
-        c: float = 1.4,
-        max_rollout: RolloutCap = GAME_CAP,
-    ) -> None:
-        super().__init__(iterations, seconds, c, max_rollout)
+    default_c = 1.4
 
     def _search(
         self, obs: Observation[Any], legal: list[Action], rng: random.Random, budget: Iterator[int]

@@ -23,7 +23,7 @@ import random
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Container, Hashable, Iterable, Iterator, Sequence
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE
@@ -177,7 +177,8 @@ class SearchBot(ABC):
         iterations: iterations per move (ignored when ``seconds`` is given).
         seconds: a wall-time budget per move instead of an iteration count; the bot is then no
             longer reproducible from its rng, since the number of iterations varies.
-        c: the UCB exploration constant (returns lie in [−1, 1]).
+        c: the UCB exploration constant (returns lie in [−1, 1]); ``None``, the default, takes
+            the class's :attr:`default_c` (1.4 for ``MCTSBot``, 0.7 for ``ISMCTSBot``).
         max_rollout: the cap on one rollout's length in actions: ``"game"`` (the default) for
             the game's own suggestion, :attr:`Game.rollout_cap
             <tikigames.core.game.Game.rollout_cap>`; ``None`` to play to the end. A rollout
@@ -187,13 +188,18 @@ class SearchBot(ABC):
         ValueError: a setting out of range (no iterations, a negative time or constant…).
     """
 
+    #: The exploration constant of a bot built without ``c``: the subclass's own.
+    default_c: ClassVar[float] = 1.4
+
     def __init__(
         self,
         iterations: int = 1000,
         seconds: float | None = None,
-        c: float = 1.4,
+        c: float | None = None,
         max_rollout: RolloutCap = GAME_CAP,
     ) -> None:
+        if c is None:
+            c = self.default_c
         if type(iterations) is not int or iterations < 1:
             raise ValueError(f"iterations must be an int ≥ 1, not {iterations!r}")
         if seconds is not None and (
