@@ -388,22 +388,3 @@ def test_bad_options_raise_option_error(options: dict[str, Any]) -> None:
 def test_unknown_game() -> None:
     with pytest.raises(OptionError):
         tikigames.load("Tiki_Topple")
-
-
-# ---------------------------------------------------------------- notation
-
-
-def test_notation_examples_of_the_rules() -> None:
-    state = start()
-    for text in ("up2 nani", "topple huhu", "toast", "secret 18",
-                 "line nani,huhu,wikiwiki,nui,lokahi,akamai,kapu,hookipa,eepo"):  # fmt: skip
-        table = state.game._table
-        assert str(table.parse(text)) == text
-    assert str(state.parse_action("  UP2 Lokahi ")) == "up2 lokahi"
-    fresh = tikigames.load("tiki_topple").new_initial_state()
-    line = fresh.parse_action("LINE nani , huhu,wikiwiki, nui,lokahi,akamai,kapu,hookipa,eepo")
-    assert str(line) == "line nani,huhu,wikiwiki,nui,lokahi,akamai,kapu,hookipa,eepo"
-    assert tikigames.load("tiki_topple").num_distinct_actions == 1360
-    for bad in ("up4 nani", "up2", "topple", "secret 27", "secret ?", "toast nani", "up2 tiki"):
-        with pytest.raises(ActionError):
-            state.parse_action(bad)
