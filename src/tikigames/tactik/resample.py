@@ -29,7 +29,8 @@ so the history is rebuilt deal by deal:
   then drawn in proportion to their terms. The acceptance probability is bounded away from 0,
   and the draw is exact.
 
-The rebuilt history is replayed without checks (it is consistent by construction);
+The observed history is cut into deals and read by :mod:`tikigames.tactik.history`. The rebuilt
+history is replayed without checks (it is consistent by construction);
 ``Game.observation_from_json`` replays loaded observations' samples with checks.
 """
 
@@ -39,9 +40,10 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tikigames.core.errors import ActionError, InvalidStateError
-from tikigames.tactik.actions import DEAL, DISCARD_ALL, GIVE, SEVEN, TacTikAction, layout
+from tikigames.core.errors import InvalidStateError
+from tikigames.tactik.actions import layout
 from tikigames.tactik.data import CARD_NAMES, NUM_CARDS, Rules
+from tikigames.tactik.history import Deal, parse_deal, segments
 from tikigames.tactik.state import DEALING, EXCHANGE, PLAY, TacTikState
 
 if TYPE_CHECKING:
@@ -50,8 +52,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Resampler", "resample"]
 
-HIDDEN_DEAL = "deal ?"
-HIDDEN_GIVE = "give ?"
 _FACTORIAL = (1, 1, 2, 6, 24, 120, 720)
 #: Rejection rounds before an observation is declared inconsistent (a real one is accepted in a
 #: few rounds: the acceptance probability is bounded away from 0 by construction).
@@ -101,116 +101,6 @@ def _swapped(held: Counts, gave: int, got: int) -> float:
     return 1.0 if gave == got else held[got] / (held[gave] + 1)
 
 
-class _Deal:
-    """One deal of the observed history: who was served or gave what (−1 = hidden), the plays
-    with the cards they took from each hand, and whether every hand was emptied."""
-
-    __slots__ = ("complete", "dealer", "deals", "gives", "played", "plays")
-
-    def __init__(self, dealer: int, players: int) -> None:
-        self.dealer = dealer
-        self.deals: list[tuple[int, int]] = []
-        self.gives: list[tuple[int, int]] = []
-        self.plays: list[TacTikAction] = []
-        self.played: list[Counts] = [[0] * NUM_CARDS for _ in range(players)]
-        self.complete = False
-
-
-def _segments(history: Sequence[str]) -> list[tuple[int, int]]:
-    """The index ranges of the deals: each starts with its first ``deal`` text."""
-    starts = [
-        i
-        for i, text in enumerate(history)
-        if text.startswith("deal ") and (i == 0 or not history[i - 1].startswith("deal "))
-    ]
-    if not history:
-        return []
-    if not starts or starts[0] != 0:
-        raise InvalidStateError("history[0]: the history must start with a deal")
-    return list(zip(starts, [*starts[1:], len(history)], strict=True))
-
-
-def _parse(
-    game: TacTik,
-    history: Sequence[str],
-    span: tuple[int, int],
-    dealer: int,
-    player: int | None,
-    revealed: list[tuple[int, ...]],
-) -> _Deal:
-    """The structure of one deal's texts; the plays are attributed to players by following the
-    public flow of turns (clockwise among the players who still hold cards; a seven's sub-moves
-    by the same player)."""
-    rules = game.rules
-    parse = game._table.parse
-    n = rules.players
-    deal = _Deal(dealer, n)
-    index = span[0]
-    try:
-        for index in range(*span):
-            text = history[index]
-            if text.startswith("deal "):
-                if deal.gives or deal.plays or len(deal.deals) >= rules.deal_size:
-                    raise InvalidStateError("a card is dealt out of turn")
-                served = (dealer + 1 + len(deal.deals)) % n
-                card = -1 if text == HIDDEN_DEAL else parse(text).card
-                if (card >= 0) != (served == player):
-                    raise InvalidStateError("a dealt card is shown to the wrong player")
-                deal.deals.append((served, card))
-            elif text.startswith("give "):
-                if not rules.team or deal.plays or len(deal.deals) < rules.deal_size:
-                    raise InvalidStateError("a card is given out of turn")
-                giver = (dealer + 1 + len(deal.gives)) % n
-                card = -1 if text == HIDDEN_GIVE else parse(text).card
-                if (card >= 0) != (giver == player) or len(deal.gives) >= n:
-                    raise InvalidStateError("a given card is shown to the wrong player")
-                deal.gives.append((giver, card))
-            else:
-                action = parse(text)
-                if action.kind in (DEAL, GIVE):
-                    raise InvalidStateError("a hidden card is written in the open")
-                deal.plays.append(action)
-    except ActionError as error:
-        raise InvalidStateError(f"history[{index}]: {error}") from None
-    if deal.plays:
-        if len(deal.deals) < rules.deal_size or (rules.team and len(deal.gives) < n):
-            raise InvalidStateError("a card is played before the deal and exchange are over")
-        _attribute(rules, deal, revealed)
-    return deal
-
-
-def _attribute(rules: Rules, deal: _Deal, revealed: list[tuple[int, ...]]) -> None:
-    n = rules.players
-    sizes = [rules.hand_size] * n
-    actor = (deal.dealer + 1) % n
-    seven = 0
-    for action in deal.plays:
-        if actor < 0:
-            raise InvalidStateError("a card is played after every hand is empty")
-        played = deal.played[actor]
-        if action.kind == SEVEN and seven:
-            seven -= action.steps
-        elif action.kind == DISCARD_ALL:
-            if not revealed:
-                raise InvalidStateError("'revealed' lists fewer hands than the discards")
-            shown = revealed.pop(0)
-            if len(shown) != sizes[actor]:
-                raise InvalidStateError("a revealed hand has the wrong size")
-            for card in shown:
-                played[card] += 1
-            sizes[actor] = 0
-        else:
-            played[action.card] += 1
-            sizes[actor] -= 1
-            if action.kind == SEVEN:
-                seven = 7 - action.steps
-        if seven > 0:
-            continue
-        following = [(actor + i) % n for i in range(1, n + 1)]
-        actor = next((p for p in following if sizes[p] > 0), -1)
-    deal.complete = actor < 0
-
-
 def resample(game: TacTik, obs: TacTikObservation, rng: random.Random) -> TacTikState:
     """A state drawn from those consistent with ``obs`` (see the module's docstring)."""
     return Resampler(game, obs)(rng)
@@ -233,7 +123,7 @@ class Resampler:
         self._obs = obs
         self._prefix: TacTikState | None = None
         #: The current deal, still to draw: its parsed texts, span, and the card received.
-        self._current: tuple[_Deal, tuple[int, int], int | None] | None = None
+        self._current: tuple[Deal, tuple[int, int], int | None] | None = None
 
     def __call__(self, rng: random.Random) -> TacTikState:
         prefix = self._prefix
@@ -252,13 +142,13 @@ class Resampler:
         history = obs.history
         revealed = [tuple(CARD_NAMES.index(card) for card in hand) for hand in obs.revealed]
         state: TacTikState = game.new_initial_state()
-        spans = _segments(history)
+        spans = segments(history)
         for number, span in enumerate(spans):
             if state._phase != DEALING or state._dealt:
                 raise InvalidStateError(
                     f"history[{span[0]}]: a deal starts in the middle of a turn"
                 )
-            deal = _parse(game, history, span, state._dealer, obs.player, revealed)
+            deal = parse_deal(game, history, span, state._dealer, obs.player, revealed)
             last = number == len(spans) - 1
             if not deal.complete:
                 if not last:
@@ -277,7 +167,7 @@ class Resampler:
 def _hidden(
     rules: Rules,
     state: TacTikState,
-    deal: _Deal,
+    deal: Deal,
     player: int | None,
     received: int | None,
     rng: random.Random,
@@ -358,7 +248,7 @@ def _before_exchange(
 
 
 def _after_exchange_solo(
-    rules: Rules, deal: _Deal, player: int | None, mine: Counts, pool: Counts, rng: random.Random
+    rules: Rules, deal: Deal, player: int | None, mine: Counts, pool: Counts, rng: random.Random
 ) -> list[list[int]]:
     """Dealt hands of the 2-player variant (no exchange): each hidden hand holds the cards its
     player has played, and the rest drawn from the unseen cards."""
@@ -407,7 +297,7 @@ def _free_pool(rules: Rules, pool: Counts, known: list[Counts]) -> tuple[Counts,
 
 def _after_exchange(
     rules: Rules,
-    deal: _Deal,
+    deal: Deal,
     player: int | None,
     mine: Counts,
     pool: Counts,
@@ -509,7 +399,7 @@ def _give_terms(
 
 def _replay(
     state: TacTikState,
-    deal: _Deal,
+    deal: Deal,
     hidden: tuple[list[list[int]], list[int]] | None,
     rng: random.Random,
     span: tuple[int, int],
