@@ -10,7 +10,7 @@ checked with a chi-square test (p = 0.001; seeded, so deterministic).
 from __future__ import annotations
 
 import collections
-import copy
+import dataclasses
 import itertools
 import json
 import math
@@ -22,7 +22,6 @@ import pytest
 
 import tikigames
 from tikigames import IllegalActionError, InvalidStateError
-from tikigames.core.play import sample_chance
 
 Table = Any
 Factory = Callable[..., Table]
@@ -166,7 +165,7 @@ def random_positions(options: dict[str, Any], count: int, seed: int) -> list[Any
         if rng.random() < 0.03:
             positions.append(state.clone())
         if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
+            state.apply_action(state.sample_chance(rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     return positions
@@ -417,8 +416,8 @@ def test_resampler_checks_the_observation_on_its_first_draw(table: Factory) -> N
     t.give("6", "2", "8", "2")
     t.play("discard all", "1:start@1")
     obs = t.state.observation(2)
-    bad = copy.copy(obs)
-    bad.history = (obs.history[0], "deal 9", *obs.history[2:])  # a card player 2 cannot see
+    # A card player 2 cannot see.
+    bad = dataclasses.replace(obs, history=(obs.history[0], "deal 9", *obs.history[2:]))
     draw = t.game.resampler(bad)  # nothing is read yet
     for _ in range(2):  # and nothing is kept from a failed first draw
         with pytest.raises(InvalidStateError):

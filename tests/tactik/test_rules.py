@@ -20,7 +20,6 @@ import pytest
 
 import tikigames
 from tikigames import ActionError, IllegalActionError
-from tikigames.core.play import sample_chance
 from tikigames.tactik import TacTikState
 
 Table = Any  # the conftest's driver
@@ -696,7 +695,7 @@ def play_out(options: dict[str, Any], seed: int) -> TacTikState:
     state: TacTikState = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(
-            sample_chance(state, rng) if state.is_chance_node() else greedy(state, rng)
+            state.sample_chance(rng) if state.is_chance_node() else greedy(state, rng)
         )
     return state
 
@@ -752,7 +751,7 @@ def test_smoke_random_play_never_gets_stuck() -> None:
                 legal = state.legal_actions()
                 assert legal
                 state.apply_action(
-                    sample_chance(state, rng) if state.is_chance_node() else rng.choice(legal)
+                    state.sample_chance(rng) if state.is_chance_node() else rng.choice(legal)
                 )
             assert state.turns() == 300 or state.winners()
 
@@ -802,7 +801,7 @@ def test_evaluate_in_the_six_player_game_weighs_each_team_against_the_others_mea
     while state.current_player() == tikigames.CHANCE or not any(state.pawns(c) for c in range(6)):
         legal = state.legal_actions()
         if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
+            state.apply_action(state.sample_chance(rng))
         else:
             starts = [a for a in legal if "start" in str(a)]
             state.apply_action(starts[0] if starts else legal[0])

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from tikigames.core.errors import ActionError, InvalidStateError
 from tikigames.tactik.actions import DEAL, DISCARD_ALL, GIVE, SEVEN, TacTikAction
-from tikigames.tactik.data import NUM_CARDS, Rules
+from tikigames.tactik.data import NUM_CARDS, TacTikRules
 
 if TYPE_CHECKING:
     from tikigames.tactik.game import TacTik
@@ -67,7 +67,7 @@ def parse_deal(
     public flow of turns (clockwise among the players who still hold cards; a seven's sub-moves
     by the same player)."""
     rules = game.rules
-    parse = game._table.parse
+    parse = game.action_table.parse
     n = rules.players
     deal = Deal(dealer, n)
     index = span[0]
@@ -104,7 +104,7 @@ def parse_deal(
     return deal
 
 
-def _attribute(rules: Rules, deal: Deal, revealed: list[tuple[int, ...]]) -> None:
+def _attribute(rules: TacTikRules, deal: Deal, revealed: list[tuple[int, ...]]) -> None:
     n = rules.players
     sizes = [rules.hand_size] * n
     actor = (deal.dealer + 1) % n

@@ -40,7 +40,7 @@ from tikigames.tactik.data import (
     START_CARDS,
     STEPS,
     SWAP,
-    Rules,
+    TacTikRules,
     geometry,
 )
 from tikigames.tactik.paths import back_dest, entered, forward_dest, seven_moves
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from random import Random
 
     from tikigames.tactik.game import TacTik
-    from tikigames.tactik.observation import TacTikObservation
+    from tikigames.tactik.observation import TacTikObservation  # noqa: F401 (base class)
 
 __all__ = ["TacTikState"]
 
@@ -57,11 +57,36 @@ __all__ = ["TacTikState"]
 DEALING, EXCHANGE, PLAY, OVER = range(4)
 PHASE_NAMES = ("deal", "exchange", "play", "over")
 
+
+def _names(counts: list[int]) -> list[str]:
+    """The cards of a count per kind, in card order."""
+    return [CARD_NAMES[k] for k in range(NUM_CARDS) for _ in range(counts[k])]
+
+
 # ----------------------------------------------------------------------------- the state
 
 
-class TacTikState(State[TacTikAction]):
+class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     """A Tac-Tik position. See the game's docs page for the rules and the notation.
+
+    Beside the :class:`~tikigames.core.state.State` interface, the position can be read with
+    the accessors of "reading the position" below (the whole position, every hand included: a
+    program that must not see the hands reads an observation instead). The observation, the
+    text rendering and the resampler read the state through them.
+
+    >>> import tikigames
+    >>> state = tikigames.load("tactik").new_initial_state()
+    >>> for card in ["1", "3", "6", "9"] * 4:
+    ...     state.apply_action(state.parse_action("deal " + card))
+    >>> state.phase(), state.dealer(), state.current_player(), state.hand(0)
+    ('exchange', 3, 0, ['1', '1', '1', '1'])
+    >>> state.hand_sizes(), state.talon_size(), state.given(0)
+    ((4, 4, 4, 4), 34, None)
+    >>> for card in ["1", "3", "6", "9"]:
+    ...     state.apply_action(state.parse_action("give " + card))
+    >>> state.apply_action(state.parse_action("1:start@0"))
+    >>> state.pawns(0), state.pieux(), state.reserve(0), state.received(0), state.pile()
+    (['t0!'], (0,), 3, '6', ['1'])
 
     The board ``_b`` is one list: ``[0, L)`` the track (the colour on each square, −1 empty);
     ``HOMES + c`` colour c's home bitmask; ``RES + c`` its reserve; ``PIEU`` the bitmask of
@@ -93,7 +118,7 @@ class TacTikState(State[TacTikAction]):
 
     def __init__(self, game: TacTik) -> None:
         super().__init__(game)
-        rules: Rules = game.rules
+        rules: TacTikRules = game.rules
         self._rules = rules
         self._lay = layout(rules.colours)
         colours, track = rules.colours, rules.track
@@ -123,12 +148,6 @@ class TacTikState(State[TacTikAction]):
         self._winners: tuple[int, ...] = ()
 
     # ----------------------------------------------------------------- queries
-
-    @property
-    def game(self) -> TacTik:
-        """The game (its rules and options) this state belongs to."""
-        game: TacTik = self._game  # type: ignore[assignment]
-        return game
 
     def current_player(self) -> int:
         return self._player
@@ -179,7 +198,7 @@ class TacTikState(State[TacTikAction]):
         actions = self._actions
         return [(actions[base + k], count / size) for k, count in enumerate(self._talon) if count]
 
-    def _sample_chance(self, rng: Random) -> TacTikAction:
+    def sample_chance(self, rng: Random) -> TacTikAction:
         """A card drawn with probability proportional to its copies left in the talon."""
         threshold = rng.random() * self._talon_size
         base = self._lay.deal
@@ -198,6 +217,8 @@ class TacTikState(State[TacTikAction]):
         if action.kind == GIVE:
             return self._player
         return None
+
+    # ----------------------------------------------------------------- reading the position
 
     def acting_colours(self) -> tuple[int, ...]:
         """The colours the player to move may move with the next card (the seven's colour
@@ -222,8 +243,7 @@ class TacTikState(State[TacTikAction]):
         """``player``'s cards, in card order (an omniscient accessor: observations show only the
         observer's own hand)."""
         self._check_player(player, allow_none=False)
-        hand = self._hands[player]
-        return [CARD_NAMES[k] for k in range(NUM_CARDS) for _ in range(hand[k])]
+        return _names(self._hands[player])
 
     def _check_colour(self, colour: object) -> int:
         colours = self._rules.colours
@@ -253,6 +273,75 @@ class TacTikState(State[TacTikAction]):
     def winners(self) -> tuple[int, ...]:
         """The winning players once a team has won, else ``()`` (a draw included)."""
         return self._winners
+
+    def phase(self) -> str:
+        """``"deal"``, ``"exchange"``, ``"play"`` or ``"over"``."""
+        return PHASE_NAMES[self._phase]
+
+    def dealer(self) -> int:
+        """The player who deals (or dealt) the current deal."""
+        return self._dealer
+
+    def dealt(self) -> int:
+        """The cards dealt so far in the current deal (the deal's size once it is dealt)."""
+        return self._dealt
+
+    def track(self) -> tuple[int, ...]:
+        """The colour of the pawn on each track square, −1 when empty."""
+        return tuple(self._b[: self._rules.track])
+
+    def pieux(self) -> tuple[int, ...]:
+        """The colours whose pieu stands on their start square, in colour order."""
+        pieux = self._b[self._rules.pieu]
+        return tuple(c for c in range(self._rules.colours) if pieux >> c & 1)
+
+    def homes(self) -> tuple[tuple[int, ...], ...]:
+        """Per colour, its four home squares: 1 occupied, 0 empty."""
+        b, homes = self._b, self._rules.homes
+        return tuple(
+            tuple(b[homes + c] >> k & 1 for k in range(PAWNS)) for c in range(self._rules.colours)
+        )
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        """The number of cards in each player's hand."""
+        return tuple(self._sizes)
+
+    def talon(self) -> tuple[int, ...]:
+        """The copies of each card kind left in the talon, in card order (``CARD_NAMES``)."""
+        return tuple(self._talon)
+
+    def talon_size(self) -> int:
+        """The cards left in the talon."""
+        return self._talon_size
+
+    def pile(self) -> list[str]:
+        """The cards played or discarded since the talon was last made up, in card order."""
+        return _names(self._pile)
+
+    def revealed(self) -> list[tuple[str, ...]]:
+        """The hand shown by each ``discard all`` so far, in order."""
+        return [tuple(CARD_NAMES[k] for k in shown) for shown in self._revealed]
+
+    def given(self, player: int) -> str | None:
+        """The card ``player`` chose for their partner in this deal's exchange, or ``None``."""
+        self._check_player(player, allow_none=False)
+        card = self._gives[player]
+        return CARD_NAMES[card] if card >= 0 else None
+
+    def received(self, player: int) -> str | None:
+        """The card ``player`` received in this deal's exchange (once it resolved), or
+        ``None``."""
+        self._check_player(player, allow_none=False)
+        card = self._received[player]
+        return CARD_NAMES[card] if card >= 0 else None
+
+    def seven_left(self) -> int:
+        """The steps left of a seven being played (0 when none is)."""
+        return self._seven
+
+    def seven_colour(self) -> int | None:
+        """The colour the seven being played moves, or ``None``."""
+        return self._seven_colour if self._seven else None
 
     # ----------------------------------------------------------------- legal actions
 
@@ -699,15 +788,3 @@ class TacTikState(State[TacTikAction]):
             tuple(map(tuple, self._hands)), tuple(self._talon), tuple(self._gives),
             tuple(self._received),
         )  # fmt: skip
-
-    # ----------------------------------------------------------------- views
-
-    def observation(self, player: int | None) -> TacTikObservation:
-        from tikigames.tactik.observation import observe
-
-        return observe(self, self._check_player(player))
-
-    def __str__(self) -> str:
-        from tikigames.tactik.render import render_state
-
-        return render_state(self)
