@@ -19,7 +19,7 @@ class Table:
     round-robin from the dealer's left, as the rules do; ``give`` takes each player's card for
     the exchange (in player order) and applies them in turn order; ``play`` applies texts in
     order; ``discard`` makes the players to move throw their first card away until it is
-    ``until``'s turn.
+    ``until``'s turn; ``end_deal`` makes everybody throw cards away until the next deal.
     """
 
     def __init__(self, **options: Any) -> None:
@@ -34,7 +34,7 @@ class Table:
         """Deal ``hands[p]`` to player p (a list of card names, or one string of them)."""
         assert len(hands) == self.n
         state = self.state
-        dealer = state._dealer
+        dealer = state.observation(None).dealer
         queues = [hand.split() if isinstance(hand, str) else list(hand) for hand in hands]
         size = len(queues[0])
         for i in range(size * self.n):
@@ -43,7 +43,7 @@ class Table:
 
     def give(self, *cards: str) -> None:
         assert len(cards) == self.n
-        dealer = self.state._dealer
+        dealer = self.state.observation(None).dealer
         for i in range(self.n):
             player = (dealer + 1 + i) % self.n
             assert self.state.current_player() == player
@@ -59,6 +59,11 @@ class Table:
             player = self.state.current_player()
             assert player >= 0, "not a player's turn"
             self.do(f"discard {self.state.hand(player)[0]}")
+
+    def end_deal(self) -> None:
+        """Everybody throws their cards away until the next deal."""
+        while not self.state.is_chance_node():
+            self.do(f"discard {self.state.hand(self.state.current_player())[0]}")
 
     def legal(self) -> set[str]:
         return {str(action) for action in self.state.legal_actions()}

@@ -8,6 +8,7 @@ per colour. Pawns are named by the square they stand on; the engine numbers thos
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
@@ -29,7 +30,7 @@ __all__ = [
     "STEPS",
     "SWAP",
     "Geometry",
-    "Rules",
+    "TacTikRules",
     "deck_counts",
     "geometry",
     "joker_values",
@@ -110,11 +111,19 @@ def geometry(colours: int) -> Geometry:
     return Geometry(colours)
 
 
-class Rules:
-    """Everything the engine derives from the options, computed once per game.
+@dataclass(frozen=True)
+class TacTikRules:
+    """The options of a Tac-Tik game, typed (``game.rules``; see the game's options), and
+    everything the engine derives from them, computed once per game.
+
+    >>> import tikigames
+    >>> rules = tikigames.load("tactik", players=6).rules
+    >>> rules.players, rules.colours, rules.track, rules.hand_size, rules.partner
+    (6, 6, 96, 4, (3, 4, 5, 0, 1, 2))
 
     Attributes:
-        players: P, the number of players.
+        players, jokers, with_13, discard, first_dealer, seven_captures_passed, max_turns: the
+            options (``max_turns`` ``None``: no limit).
         colours, track, squares: the board (see :class:`Geometry`).
         team: whether partners play in teams (4 or 6 players); false in the 2-player variant.
         hand_size: cards dealt to each player per deal (4, or 6 in the 2-player variant).
@@ -123,8 +132,6 @@ class Rules:
         joker_values: the cards a Joker may stand for.
         discard_any: option ``discard == "any"``.
         passed: option ``seven_captures_passed``.
-        max_turns: option ``max_turns`` (``None``: no limit).
-        first_dealer: option ``first_dealer``.
         partner: each player's partner (−1 in the 2-player variant).
         own_colours: the colours each player plays as their own.
         team_colours: the colours of each player's team (all must be home to win).
@@ -132,70 +139,75 @@ class Rules:
         homes, res, pieu, pos: offsets in the state's board list (see ``TacTikState``).
     """
 
-    __slots__ = (
-        "colours",
-        "deal_size",
-        "deck",
-        "deck_size",
-        "discard_any",
-        "first_dealer",
-        "hand_size",
-        "homes",
-        "joker_values",
-        "max_turns",
-        "own_colours",
-        "partner",
-        "passed",
-        "pieu",
-        "players",
-        "pos",
-        "res",
-        "squares",
-        "team",
-        "team_colours",
-        "team_players",
-        "track",
-    )
+    players: int
+    jokers: int
+    with_13: bool
+    discard: str
+    first_dealer: int
+    seven_captures_passed: bool
+    max_turns: int | None
 
-    def __init__(
-        self,
-        players: int,
-        jokers: int,
-        with_13: bool,
-        discard: str,
-        first_dealer: int,
-        seven_captures_passed: bool,
-        max_turns: int | None,
-    ) -> None:
-        self.players = players
-        self.team = players != 2
-        self.colours = 6 if players == 6 else 4
-        geo = geometry(self.colours)
-        self.track = geo.track
-        self.squares = geo.squares
-        self.homes = self.track
-        self.res = self.homes + self.colours
-        self.pieu = self.res + self.colours
-        self.pos = self.pieu + 1
-        self.hand_size = 4 if self.team else 6
-        self.deal_size = players * self.hand_size
-        self.deck = deck_counts(jokers, with_13)
-        self.deck_size = sum(self.deck)
-        self.joker_values = joker_values(with_13)
-        self.discard_any = discard == "any"
-        self.passed = seven_captures_passed
-        self.max_turns = max_turns
-        self.first_dealer = first_dealer
+    team: bool = field(init=False, repr=False, compare=False)
+    colours: int = field(init=False, repr=False, compare=False)
+    track: int = field(init=False, repr=False, compare=False)
+    squares: int = field(init=False, repr=False, compare=False)
+    homes: int = field(init=False, repr=False, compare=False)
+    res: int = field(init=False, repr=False, compare=False)
+    pieu: int = field(init=False, repr=False, compare=False)
+    pos: int = field(init=False, repr=False, compare=False)
+    hand_size: int = field(init=False, repr=False, compare=False)
+    deal_size: int = field(init=False, repr=False, compare=False)
+    deck: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    deck_size: int = field(init=False, repr=False, compare=False)
+    joker_values: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    discard_any: bool = field(init=False, repr=False, compare=False)
+    passed: bool = field(init=False, repr=False, compare=False)
+    partner: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    own_colours: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    team_players: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    team_colours: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        players = self.players
+        team = players != 2
+        colours = 6 if players == 6 else 4
+        geo = geometry(colours)
+        hand_size = 4 if team else 6
+        deck = deck_counts(self.jokers, self.with_13)
         half = players // 2
-        if self.team:
-            self.partner: tuple[int, ...] = tuple((p + half) % players for p in range(players))
-            self.own_colours: tuple[tuple[int, ...], ...] = tuple((p,) for p in range(players))
-            self.team_players: tuple[tuple[int, ...], ...] = tuple(
+        if team:
+            partner = tuple((p + half) % players for p in range(players))
+            own_colours: tuple[tuple[int, ...], ...] = tuple((p,) for p in range(players))
+            team_players: tuple[tuple[int, ...], ...] = tuple(
                 tuple(sorted((p, (p + half) % players))) for p in range(players)
             )
-            self.team_colours: tuple[tuple[int, ...], ...] = self.team_players
+            team_colours = team_players
         else:
-            self.partner = (-1, -1)
-            self.own_colours = ((0, 2), (1, 3))
-            self.team_players = ((0,), (1,))
-            self.team_colours = self.own_colours
+            partner = (-1, -1)
+            own_colours = ((0, 2), (1, 3))
+            team_players = ((0,), (1,))
+            team_colours = own_colours
+        homes = geo.track
+        derived: dict[str, object] = {
+            "team": team,
+            "colours": colours,
+            "track": geo.track,
+            "squares": geo.squares,
+            "homes": homes,
+            "res": homes + colours,
+            "pieu": homes + 2 * colours,
+            "pos": homes + 2 * colours + 1,
+            "hand_size": hand_size,
+            "deal_size": players * hand_size,
+            "deck": deck,
+            "deck_size": sum(deck),
+            "joker_values": joker_values(self.with_13),
+            "discard_any": self.discard == "any",
+            "passed": self.seven_captures_passed,
+            "partner": partner,
+            "own_colours": own_colours,
+            "team_players": team_players,
+            "team_colours": team_colours,
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)

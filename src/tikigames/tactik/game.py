@@ -1,20 +1,19 @@
-"""The Tac-Tik game: options and wiring."""
+"""The Tac-Tik game: its options, and the wiring of its parts (the top of the package)."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from tikigames.core.action import ActionTable
 from tikigames.core.errors import OptionError
 from tikigames.core.game import Game
-from tikigames.core.observation import Observation
 from tikigames.core.options import Option, OptionValue
 from tikigames.core.registry import register
 from tikigames.tactik.actions import TacTikAction, build_table
-from tikigames.tactik.data import Rules
+from tikigames.tactik.data import TacTikRules
 from tikigames.tactik.observation import TacTikObservation
-from tikigames.tactik.resample import Resampler, resample
+from tikigames.tactik.render import render_observation, render_state
+from tikigames.tactik.resample import TacTikResampler
 from tikigames.tactik.state import TacTikState
 
 __all__ = ["TacTik"]
@@ -27,7 +26,7 @@ def _last_player(options: Mapping[str, OptionValue]) -> int:
 
 
 @register
-class TacTik(Game[TacTikState]):
+class TacTik(Game[TacTikState, TacTikObservation, TacTikRules]):
     """Tac-Tik: 4 or 6 players in teams of two (or 2 players with two colours each) race their
     pawns round the track and into their homes, moved by cards.
 
@@ -42,8 +41,12 @@ class TacTik(Game[TacTikState]):
 
     name = "tactik"
     title = "Tac-Tik"
+    rules_class = TacTikRules
     state_class = TacTikState
     observation_class = TacTikObservation
+    resampler_class = TacTikResampler
+    render_state = staticmethod(render_state)
+    render_observation = staticmethod(render_observation)
     #: Random Tac-Tik playouts run to a thousand actions and more: a short rollout, then the
     #: race's guess (:meth:`TacTikState.evaluate`), searches far better per second.
     rollout_cap = 20
@@ -88,11 +91,6 @@ class TacTik(Game[TacTikState]):
         ),
     )
 
-    def __init__(self, **options: object) -> None:
-        super().__init__(**options)
-        # Rules takes exactly the options, by name, already validated by their declarations.
-        self.rules = Rules(**self._options)  # type: ignore[arg-type]
-
     def _check_options(self, options: Mapping[str, OptionValue]) -> None:
         players, dealer = options["players"], options["first_dealer"]
         assert isinstance(players, int) and isinstance(dealer, int)
@@ -100,16 +98,8 @@ class TacTik(Game[TacTikState]):
             raise OptionError(f"option 'first_dealer' must be < players ({players}), not {dealer}")
 
     def _table_key(self) -> tuple[int, bool]:
-        return (6 if self._options["players"] == 6 else 4, bool(self._options["with_13"]))
+        return (self.rules.colours, self.rules.with_13)
 
     def _build_table(self) -> ActionTable[TacTikAction]:
         colours, with_13 = self._table_key()
         return build_table(colours, with_13)
-
-    def _resample(self, obs: Observation, rng: random.Random) -> TacTikState:
-        assert isinstance(obs, TacTikObservation)
-        return resample(self, obs, rng)
-
-    def _resampler(self, obs: Observation) -> Callable[[random.Random], TacTikState]:
-        assert isinstance(obs, TacTikObservation)
-        return Resampler(self, obs)

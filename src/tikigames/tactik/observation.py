@@ -4,21 +4,23 @@ hands only their own — plus the card they gave their partner and the one they 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.errors import InvalidStateError
 from tikigames.core.observation import Observation
 from tikigames.core.serialization import MAX_HISTORY
-from tikigames.tactik.data import CARD_NAMES, NUM_CARDS, PAWNS
+from tikigames.tactik.data import CARD_NAMES
+from tikigames.tactik.state import TacTikState
 
 if TYPE_CHECKING:
-    from tikigames.core.game import Game
-    from tikigames.tactik.state import TacTikState
+    from tikigames.tactik.game import TacTik
 
-__all__ = ["TacTikObservation", "observe"]
+__all__ = ["TacTikObservation"]
 
 
-class TacTikObservation(Observation):
+@dataclass(frozen=True, kw_only=True, repr=False)
+class TacTikObservation(Observation["TacTik"]):
     """A Tac-Tik observation (see the game's docs page for an example).
 
     Attributes:
@@ -42,27 +44,6 @@ class TacTikObservation(Observation):
         winners: the winning players once a team has won, else ``()``.
     """
 
-    __slots__ = (
-        "dealer",
-        "phase",
-        "turns",
-        "track",
-        "pieux",
-        "homes",
-        "reserves",
-        "hand_sizes",
-        "talon_size",
-        "pile",
-        "revealed",
-        "hand",
-        "given",
-        "received",
-        "seven_left",
-        "seven_colour",
-        "winners",
-    )
-    _fields = __slots__
-
     dealer: int
     phase: str
     turns: int
@@ -82,7 +63,30 @@ class TacTikObservation(Observation):
     winners: tuple[int, ...]
 
     @classmethod
-    def _knowledge_from_json(cls, game: Game[Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    def _fields_of(cls, state: TacTikState, player: int | None) -> dict[str, Any]:
+        rules = state.game.rules
+        return {
+            "dealer": state.dealer(),
+            "phase": state.phase(),
+            "turns": state.turns(),
+            "track": state.track(),
+            "pieux": state.pieux(),
+            "homes": state.homes(),
+            "reserves": tuple(state.reserve(c) for c in range(rules.colours)),
+            "hand_sizes": state.hand_sizes(),
+            "talon_size": state.talon_size(),
+            "pile": tuple(state.pile()),
+            "revealed": tuple(state.revealed()),
+            "hand": () if player is None else tuple(state.hand(player)),
+            "given": None if player is None else state.given(player),
+            "received": None if player is None else state.received(player),
+            "seven_left": state.seven_left(),
+            "seven_colour": state.seven_colour(),
+            "winners": state.winners(),
+        }
+
+    @classmethod
+    def _knowledge_from_json(cls, game: TacTik, data: Mapping[str, Any]) -> dict[str, Any]:
         received = data["received"]
         if received is not None and received not in CARD_NAMES:
             raise InvalidStateError(
@@ -101,51 +105,3 @@ class TacTikObservation(Observation):
                 raise InvalidStateError(f"revealed[{index}] must be a list of card names")
             hands.append(tuple(hand))
         return {"received": received, "revealed": tuple(hands)}
-
-    def __str__(self) -> str:
-        from tikigames.tactik.render import render_observation
-
-        return render_observation(self)
-
-
-def _cards(counts: list[int]) -> tuple[str, ...]:
-    return tuple(CARD_NAMES[k] for k in range(NUM_CARDS) for _ in range(counts[k]))
-
-
-def observe(state: TacTikState, player: int | None) -> TacTikObservation:
-    """``player``'s observation of ``state`` (``None``: a spectator)."""
-    from tikigames.tactik.state import PHASE_NAMES
-
-    rules = state._rules
-    b = state._b
-    colours = rules.colours
-    pieux = b[rules.pieu]
-    if player is None:
-        hand: tuple[str, ...] = ()
-        given = received = -1
-    else:
-        hand = _cards(state._hands[player])
-        given, received = state._gives[player], state._received[player]
-    return TacTikObservation.of(
-        state,
-        player,
-        dealer=state._dealer,
-        phase=PHASE_NAMES[state._phase],
-        turns=state._turns,
-        track=tuple(b[: rules.track]),
-        pieux=tuple(c for c in range(colours) if pieux >> c & 1),
-        homes=tuple(
-            tuple(b[rules.homes + c] >> k & 1 for k in range(PAWNS)) for c in range(colours)
-        ),
-        reserves=tuple(b[rules.res : rules.res + colours]),
-        hand_sizes=tuple(state._sizes),
-        talon_size=state._talon_size,
-        pile=_cards(state._pile),
-        revealed=tuple(tuple(CARD_NAMES[k] for k in shown) for shown in state._revealed),
-        hand=hand,
-        given=CARD_NAMES[given] if given >= 0 else None,
-        received=CARD_NAMES[received] if received >= 0 else None,
-        seven_left=state._seven,
-        seven_colour=state._seven_colour if state._seven else None,
-        winners=state._winners,
-    )

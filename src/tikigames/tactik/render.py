@@ -9,23 +9,20 @@ The track is drawn as one row of 16 squares per colour, starting at that colour'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from tikigames.tactik.data import COLOUR_LETTERS, COLOUR_NAMES, Rules
-
-if TYPE_CHECKING:
-    from tikigames.tactik.observation import TacTikObservation
-    from tikigames.tactik.state import TacTikState
+from tikigames.tactik.data import COLOUR_LETTERS, COLOUR_NAMES, TacTikRules
+from tikigames.tactik.observation import TacTikObservation
+from tikigames.tactik.state import TacTikState
 
 __all__ = ["render_observation", "render_state"]
 
 
-def _who(rules: Rules, player: int) -> str:
+def _who(rules: TacTikRules, player: int) -> str:
     names = COLOUR_NAMES[rules.colours]
     return f"player {player} ({'+'.join(names[c] for c in rules.own_colours[player])})"
 
 
-def _header(rules: Rules, obs: TacTikObservation) -> list[str]:
+def _header(rules: TacTikRules, obs: TacTikObservation) -> list[str]:
     """Two lines: the table (players, teams, dealer, turns), then what happens now."""
     teams = ""
     if rules.team:
@@ -52,7 +49,7 @@ def _header(rules: Rules, obs: TacTikObservation) -> list[str]:
     return [table, now]
 
 
-def _board(rules: Rules, obs: TacTikObservation) -> list[str]:
+def _board(rules: TacTikRules, obs: TacTikObservation) -> list[str]:
     letters = COLOUR_LETTERS[rules.colours]
     names = COLOUR_NAMES[rules.colours]
     width = max(map(len, names))
@@ -84,19 +81,17 @@ def _hand(cards: Sequence[str]) -> str:
 
 def render_state(state: TacTikState) -> str:
     """Everything: the board, every hand and this deal's exchange."""
-    from tikigames.tactik.data import CARD_NAMES
-
-    rules = state._rules
+    rules = state.game.rules
     obs = state.observation(None)
     rows = [*_header(rules, obs), *_board(rules, obs)]
     for player in range(rules.players):
         line = f"  {_who(rules, player)}: {_hand(state.hand(player))}"
-        given = state._gives[player]
-        if given >= 0:
-            line += f"; gives {CARD_NAMES[given]}"
-        received = state._received[player]
-        if received >= 0:
-            line += f"; received {CARD_NAMES[received]}"
+        given = state.given(player)
+        if given is not None:
+            line += f"; gives {given}"
+        received = state.received(player)
+        if received is not None:
+            line += f"; received {received}"
         rows.append(line)
     rows[len(rows) - rules.players : len(rows) - rules.players] = ["Hands:"]
     return "\n".join(rows)
@@ -104,7 +99,7 @@ def render_state(state: TacTikState) -> str:
 
 def render_observation(obs: TacTikObservation) -> str:
     """What the observer knows: the board, their own hand, the others' hand sizes."""
-    rules: Rules = obs.game.rules  # type: ignore[attr-defined]
+    rules = obs.game.rules
     who = "a spectator" if obs.player is None else _who(rules, obs.player)
     table, now = _header(rules, obs)
     rows = [table, f"{now} — you are {who}", *_board(rules, obs), "Hands:"]

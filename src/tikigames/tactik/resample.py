@@ -29,7 +29,8 @@ so the history is rebuilt deal by deal:
   then drawn in proportion to their terms. The acceptance probability is bounded away from 0,
   and the draw is exact.
 
-The rebuilt history is replayed without checks (it is consistent by construction);
+The observed history is cut into deals and read by :mod:`tikigames.tactik.history`. The rebuilt
+history is replayed without checks (it is consistent by construction);
 ``Game.observation_from_json`` replays loaded observations' samples with checks.
 """
 
@@ -39,19 +40,20 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tikigames.core.errors import ActionError, InvalidStateError
-from tikigames.tactik.actions import DEAL, DISCARD_ALL, GIVE, SEVEN, TacTikAction, layout
-from tikigames.tactik.data import CARD_NAMES, NUM_CARDS, Rules
-from tikigames.tactik.state import DEALING, EXCHANGE, PLAY, TacTikState
+from tikigames.core.action import ActionTable
+from tikigames.core.errors import InvalidStateError
+from tikigames.core.resample import Resampler
+from tikigames.tactik.actions import TacTikAction, layout
+from tikigames.tactik.data import CARD_NAMES, NUM_CARDS, TacTikRules
+from tikigames.tactik.history import Deal, parse_deal, segments
+from tikigames.tactik.observation import TacTikObservation
+from tikigames.tactik.state import TacTikState
 
 if TYPE_CHECKING:
     from tikigames.tactik.game import TacTik
-    from tikigames.tactik.observation import TacTikObservation
 
-__all__ = ["Resampler", "resample"]
+__all__ = ["TacTikResampler"]
 
-HIDDEN_DEAL = "deal ?"
-HIDDEN_GIVE = "give ?"
 _FACTORIAL = (1, 1, 2, 6, 24, 120, 720)
 #: Rejection rounds before an observation is declared inconsistent (a real one is accepted in a
 #: few rounds: the acceptance probability is bounded away from 0 by construction).
@@ -101,164 +103,53 @@ def _swapped(held: Counts, gave: int, got: int) -> float:
     return 1.0 if gave == got else held[got] / (held[gave] + 1)
 
 
-class _Deal:
-    """One deal of the observed history: who was served or gave what (−1 = hidden), the plays
-    with the cards they took from each hand, and whether every hand was emptied."""
-
-    __slots__ = ("complete", "dealer", "deals", "gives", "played", "plays")
-
-    def __init__(self, dealer: int, players: int) -> None:
-        self.dealer = dealer
-        self.deals: list[tuple[int, int]] = []
-        self.gives: list[tuple[int, int]] = []
-        self.plays: list[TacTikAction] = []
-        self.played: list[Counts] = [[0] * NUM_CARDS for _ in range(players)]
-        self.complete = False
-
-
-def _segments(history: Sequence[str]) -> list[tuple[int, int]]:
-    """The index ranges of the deals: each starts with its first ``deal`` text."""
-    starts = [
-        i
-        for i, text in enumerate(history)
-        if text.startswith("deal ") and (i == 0 or not history[i - 1].startswith("deal "))
-    ]
-    if not history:
-        return []
-    if not starts or starts[0] != 0:
-        raise InvalidStateError("history[0]: the history must start with a deal")
-    return list(zip(starts, [*starts[1:], len(history)], strict=True))
-
-
-def _parse(
-    game: TacTik,
-    history: Sequence[str],
-    span: tuple[int, int],
-    dealer: int,
-    player: int | None,
-    revealed: list[tuple[int, ...]],
-) -> _Deal:
-    """The structure of one deal's texts; the plays are attributed to players by following the
-    public flow of turns (clockwise among the players who still hold cards; a seven's sub-moves
-    by the same player)."""
-    rules = game.rules
-    parse = game._table.parse
-    n = rules.players
-    deal = _Deal(dealer, n)
-    index = span[0]
-    try:
-        for index in range(*span):
-            text = history[index]
-            if text.startswith("deal "):
-                if deal.gives or deal.plays or len(deal.deals) >= rules.deal_size:
-                    raise InvalidStateError("a card is dealt out of turn")
-                served = (dealer + 1 + len(deal.deals)) % n
-                card = -1 if text == HIDDEN_DEAL else parse(text).card
-                if (card >= 0) != (served == player):
-                    raise InvalidStateError("a dealt card is shown to the wrong player")
-                deal.deals.append((served, card))
-            elif text.startswith("give "):
-                if not rules.team or deal.plays or len(deal.deals) < rules.deal_size:
-                    raise InvalidStateError("a card is given out of turn")
-                giver = (dealer + 1 + len(deal.gives)) % n
-                card = -1 if text == HIDDEN_GIVE else parse(text).card
-                if (card >= 0) != (giver == player) or len(deal.gives) >= n:
-                    raise InvalidStateError("a given card is shown to the wrong player")
-                deal.gives.append((giver, card))
-            else:
-                action = parse(text)
-                if action.kind in (DEAL, GIVE):
-                    raise InvalidStateError("a hidden card is written in the open")
-                deal.plays.append(action)
-    except ActionError as error:
-        raise InvalidStateError(f"history[{index}]: {error}") from None
-    if deal.plays:
-        if len(deal.deals) < rules.deal_size or (rules.team and len(deal.gives) < n):
-            raise InvalidStateError("a card is played before the deal and exchange are over")
-        _attribute(rules, deal, revealed)
-    return deal
-
-
-def _attribute(rules: Rules, deal: _Deal, revealed: list[tuple[int, ...]]) -> None:
-    n = rules.players
-    sizes = [rules.hand_size] * n
-    actor = (deal.dealer + 1) % n
-    seven = 0
-    for action in deal.plays:
-        if actor < 0:
-            raise InvalidStateError("a card is played after every hand is empty")
-        played = deal.played[actor]
-        if action.kind == SEVEN and seven:
-            seven -= action.steps
-        elif action.kind == DISCARD_ALL:
-            if not revealed:
-                raise InvalidStateError("'revealed' lists fewer hands than the discards")
-            shown = revealed.pop(0)
-            if len(shown) != sizes[actor]:
-                raise InvalidStateError("a revealed hand has the wrong size")
-            for card in shown:
-                played[card] += 1
-            sizes[actor] = 0
-        else:
-            played[action.card] += 1
-            sizes[actor] -= 1
-            if action.kind == SEVEN:
-                seven = 7 - action.steps
-        if seven > 0:
-            continue
-        following = [(actor + i) % n for i in range(1, n + 1)]
-        actor = next((p for p in following if sizes[p] > 0), -1)
-    deal.complete = actor < 0
-
-
-def resample(game: TacTik, obs: TacTikObservation, rng: random.Random) -> TacTikState:
-    """A state drawn from those consistent with ``obs`` (see the module's docstring)."""
-    return Resampler(game, obs)(rng)
-
-
-class Resampler:
-    """Draws from one observation, for :meth:`Game.resampler <tikigames.core.game.Game.resampler>`.
+class TacTikResampler(Resampler["TacTik", TacTikObservation, TacTikState]):
+    """Draws Tac-Tik states consistent with one observation (see the module's docstring).
 
     The deals already played out are independent of the current one given what is public (see
     the module's docstring), and their hands are empty: nothing in them can affect the game any
-    more. So the first draw rebuilds them once — drawing their hidden cards as ``resample``
-    does — and every draw clones that state and rebuilds only the current deal afresh. Each
-    draw is distributed as ``resample``'s; draws share the finished deals' hidden past.
+    more. So the first draw rebuilds them once — drawing their hidden cards from the target
+    distribution — and every draw clones that state and rebuilds only the current deal afresh.
+    Each draw is distributed as ``game.resample``'s; the draws of one resampler share the
+    finished deals' hidden past. The observation is read and checked on the first draw (which
+    needs the rng for the finished deals); a draw that finds it inconsistent keeps nothing of
+    it, so every later draw checks it again.
+
+    Raises:
+        InvalidStateError: (on a draw) the observation is inconsistent.
     """
 
-    __slots__ = ("_current", "_game", "_obs", "_prefix")
-
     def __init__(self, game: TacTik, obs: TacTikObservation) -> None:
-        self._game = game
-        self._obs = obs
+        super().__init__(game, obs)
         self._prefix: TacTikState | None = None
         #: The current deal, still to draw: its parsed texts, span, and the card received.
-        self._current: tuple[_Deal, tuple[int, int], int | None] | None = None
+        self._current: tuple[Deal, tuple[int, int], int | None] | None = None
 
-    def __call__(self, rng: random.Random) -> TacTikState:
+    def draw(self, rng: random.Random) -> TacTikState:
         prefix = self._prefix
         if prefix is None:
             prefix = self._prefix = self._prepare(rng)
         state = prefix.clone()
         if self._current is not None:
             deal, span, received = self._current
-            hidden = _hidden(self._game.rules, state, deal, self._obs.player, received, rng)
+            hidden = _hidden(self.game.rules, state, deal, self.obs.player, received, rng)
             _replay(state, deal, hidden, rng, span)
         return state
 
     def _prepare(self, rng: random.Random) -> TacTikState:
         """Check the whole history, rebuild the finished deals, and keep the current one."""
-        game, obs = self._game, self._obs
+        game, obs = self.game, self.obs
         history = obs.history
         revealed = [tuple(CARD_NAMES.index(card) for card in hand) for hand in obs.revealed]
-        state: TacTikState = game.new_initial_state()
-        spans = _segments(history)
+        state = game.new_initial_state()
+        spans = segments(history)
+        current = None
         for number, span in enumerate(spans):
-            if state._phase != DEALING or state._dealt:
+            if state.phase() != "deal" or state.dealt():
                 raise InvalidStateError(
                     f"history[{span[0]}]: a deal starts in the middle of a turn"
                 )
-            deal = _parse(game, history, span, state._dealer, obs.player, revealed)
+            deal = parse_deal(game, history, span, state.dealer(), obs.player, revealed)
             last = number == len(spans) - 1
             if not deal.complete:
                 if not last:
@@ -266,18 +157,19 @@ class Resampler:
                         f"history[{span[1]}]: a deal starts before hands are empty"
                     )
                 received = None if obs.received is None else CARD_NAMES.index(obs.received)
-                self._current = (deal, span, received)
+                current = (deal, span, received)
                 break
             _replay(state, deal, _hidden(game.rules, state, deal, obs.player, None, rng), rng, span)
         if revealed:
             raise InvalidStateError("'revealed' lists more hands than the discards")
+        self._current = current
         return state
 
 
 def _hidden(
-    rules: Rules,
+    rules: TacTikRules,
     state: TacTikState,
-    deal: _Deal,
+    deal: Deal,
     player: int | None,
     received: int | None,
     rng: random.Random,
@@ -292,7 +184,7 @@ def _hidden(
     for served, card in deal.deals:
         if served == player:
             mine[card] += 1
-    pool = [t - m for t, m in zip(state._talon, mine, strict=True)]
+    pool = [t - m for t, m in zip(state.talon(), mine, strict=True)]
     if min(pool) < 0:
         raise InvalidStateError("the observer was dealt cards the talon did not hold")
     by_player = [-1] * n  # each player's give: −1 when hidden or not chosen yet
@@ -328,7 +220,7 @@ def _deal_out(pool: Counts, sizes: Sequence[int], rng: random.Random) -> list[li
 
 
 def _before_exchange(
-    rules: Rules,
+    rules: TacTikRules,
     hidden: list[int],
     pool: Counts,
     gives: list[int],
@@ -358,7 +250,12 @@ def _before_exchange(
 
 
 def _after_exchange_solo(
-    rules: Rules, deal: _Deal, player: int | None, mine: Counts, pool: Counts, rng: random.Random
+    rules: TacTikRules,
+    deal: Deal,
+    player: int | None,
+    mine: Counts,
+    pool: Counts,
+    rng: random.Random,
 ) -> list[list[int]]:
     """Dealt hands of the 2-player variant (no exchange): each hidden hand holds the cards its
     player has played, and the rest drawn from the unseen cards."""
@@ -388,7 +285,7 @@ def _after_exchange_solo(
     return dealt
 
 
-def _free_pool(rules: Rules, pool: Counts, known: list[Counts]) -> tuple[Counts, list[int]]:
+def _free_pool(rules: TacTikRules, pool: Counts, known: list[Counts]) -> tuple[Counts, list[int]]:
     """The unseen cards left once the known parts of the hidden hands are set aside, and the
     size of each hand's free part."""
     free = pool.copy()
@@ -406,8 +303,8 @@ def _free_pool(rules: Rules, pool: Counts, known: list[Counts]) -> tuple[Counts,
 
 
 def _after_exchange(
-    rules: Rules,
-    deal: _Deal,
+    rules: TacTikRules,
+    deal: Deal,
     player: int | None,
     mine: Counts,
     pool: Counts,
@@ -509,14 +406,14 @@ def _give_terms(
 
 def _replay(
     state: TacTikState,
-    deal: _Deal,
+    deal: Deal,
     hidden: tuple[list[list[int]], list[int]] | None,
     rng: random.Random,
     span: tuple[int, int],
 ) -> None:
     """Apply one deal's rebuilt actions (trusted: they are consistent by construction)."""
-    rules = state._rules
-    actions = state._actions
+    rules = state.game.rules
+    actions: ActionTable[TacTikAction] = state.game.action_table
     lay = layout(rules.colours)
     index = span[0]
     served_count = [0] * rules.players
@@ -534,23 +431,27 @@ def _replay(
         elif card >= 0:
             ahead[card] -= 1
         else:
-            weights = [t - a for t, a in zip(state._talon, ahead, strict=True)]
+            weights = [t - a for t, a in zip(state.talon(), ahead, strict=True)]
             if sum(weights) <= 0 or min(weights) < 0:
                 raise InvalidStateError(f"history[{index}]: no card is left to deal")
             card = _pick(weights, rng)
-        if state._talon[card] <= 0:
+        if state.talon()[card] <= 0:
             raise InvalidStateError(f"history[{index}]: the talon holds no {CARD_NAMES[card]}")
-        state._apply(actions[lay.deal + card])
+        state.apply_unchecked(actions[lay.deal + card])
         index += 1
     for giver, card in deal.gives:
         if hidden is not None:
             card = hidden[1][giver]
-        if state._phase != EXCHANGE or state._player != giver or not state._hands[giver][card]:
+        if (
+            state.phase() != "exchange"
+            or state.current_player() != giver
+            or CARD_NAMES[card] not in state.hand(giver)
+        ):
             raise InvalidStateError(f"history[{index}]: that card cannot be given now")
-        state._apply(actions[lay.give + card])
+        state.apply_unchecked(actions[lay.give + card])
         index += 1
     for action in deal.plays:
-        if state._phase != PLAY:
+        if state.phase() != "play":
             raise InvalidStateError(f"history[{index}]: no card can be played now")
-        state._apply(action)
+        state.apply_unchecked(action)
         index += 1

@@ -4,17 +4,13 @@ A deal is: one chance outcome per card dealt (round-robin from the dealer's left
 team games one secret ``give`` per player (the cards change hands when the last has chosen), then
 one card per turn until every hand is empty. The board is one flat list of ints (see
 ``TacTikState``); a move logs the ``(index, old value)`` pairs it overwrites, and undo writes them
-back. Deals, gives and the end of a deal are undone from small records of their own.
-
-Path rule, in the square numbering of :mod:`tikigames.tactik.data`: a pieu can only stand on its
-own colour's start square, which is a multiple of 16, and no card moves more than 13 squares, so
-a move crosses at most one start square and the pieu check is one bit test.
+back. Deals, gives and the end of a deal are undone from small records of their own. Where a pawn
+may go is the path rule's business (:mod:`tikigames.tactik.paths`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.constants import CHANCE, TERMINAL
@@ -44,137 +40,53 @@ from tikigames.tactik.data import (
     START_CARDS,
     STEPS,
     SWAP,
-    Rules,
+    TacTikRules,
     geometry,
 )
+from tikigames.tactik.paths import back_dest, entered, forward_dest, seven_moves
 
 if TYPE_CHECKING:
     from random import Random
 
     from tikigames.tactik.game import TacTik
-    from tikigames.tactik.observation import TacTikObservation
+    from tikigames.tactik.observation import TacTikObservation  # noqa: F401 (base class)
 
-__all__ = ["TacTikState", "back_dest", "forward_dest", "seven_feasible"]
+__all__ = ["TacTikState"]
 
 # Phases.
 DEALING, EXCHANGE, PLAY, OVER = range(4)
 PHASE_NAMES = ("deal", "exchange", "play", "over")
 
-# ----------------------------------------------------------------------------- the path rule
 
-
-def forward_dest(track: int, colours: int, x: int, n: int, c: int, pieux: int, home: int) -> int:
-    """Where the pawn of colour ``c`` on square ``x`` lands after ``n`` steps forward, or −1.
-
-    ``pieux`` is the bitmask of colours with a pieu on their start square, ``home`` the bitmask
-    of colour ``c``'s occupied home squares (bit k − 1 for home square k).
-    """
-    if x >= track:  # in its home: further in, over empty squares only
-        j = x - track - PAWNS * c  # 0-based
-        t = j + n
-        if t >= PAWNS or home & ((1 << (t + 1)) - (1 << (j + 1))):
-            return -1
-        return x + n
-    start = c << 4
-    own_pieu = pieux >> c & 1
-    d = track if own_pieu and x == start else (start - x) % track
-    if d < n <= d + PAWNS:
-        if own_pieu:  # the pawn would cross its own pieu: neither way in nor round
-            return -1
-        j = n - d
-        if not home & ((1 << j) - 1):
-            return track + PAWNS * c + j - 1
-    # Along the track: the next start square is 16 − x mod 16 away.
-    if 16 - (x & 15) <= n and pieux >> ((x >> 4) + 1) % colours & 1:
-        return -1
-    return (x + n) % track
-
-
-def back_dest(track: int, x: int, pieux: int) -> int:
-    """Where the pawn on track square ``x`` lands after ``-4``, or −1 (a pieu in the way)."""
-    r = x & 15
-    if 1 <= r <= 4 and pieux >> (x >> 4) & 1:
-        return -1
-    return (x - 4) % track
-
-
-def _entered(track: int, x: int, y: int, n: int, c: int) -> Iterable[int]:
-    """The track squares a forward move from ``x`` to ``y`` (``n`` steps) enters before
-    landing: those it passes, and on the way home the ones up to the start square."""
-    if x >= track:
-        return ()
-    if y < track:
-        return [(x + i) % track for i in range(1, n)]
-    d = ((c << 4) - x) % track
-    return [(x + i) % track for i in range(1, d + 1)]
-
-
-def seven_feasible(
-    track: int,
-    colours: int,
-    c: int,
-    pawns: tuple[int, ...],
-    pieux: int,
-    r: int,
-    passed: bool,
-    memo: dict[tuple[tuple[int, ...], int, int], bool],
-) -> bool:
-    """Whether colour ``c``'s pawns on ``pawns`` (sorted squares) can move ``r`` more steps in
-    sub-moves of a seven. Only the colour's own pawns, its home and the pieux matter: the seven
-    may capture the colour's own pawns, and never moves or removes a pieu of another colour."""
-    if r == 0:
-        return True
-    key = (pawns, pieux, r)
-    known = memo.get(key)
-    if known is not None:
-        return known
-    base = track + PAWNS * c
-    home = 0
-    for x in pawns:
-        if x >= track:
-            home |= 1 << (x - base)
-    for x in pawns:
-        if forward_dest(track, colours, x, r, c, pieux, home) >= 0:
-            memo[key] = True
-            return True
-    for x in pawns:
-        for n in range(1, r):
-            y = forward_dest(track, colours, x, n, c, pieux, home)
-            if y >= 0:
-                after, after_pieux = _seven_after(track, c, pawns, x, y, n, pieux, passed)
-                if seven_feasible(track, colours, c, after, after_pieux, r - n, passed, memo):
-                    memo[key] = True
-                    return True
-    memo[key] = False
-    return False
-
-
-def _seven_after(
-    track: int, c: int, pawns: tuple[int, ...], x: int, y: int, n: int, pieux: int, passed: bool
-) -> tuple[tuple[int, ...], int]:
-    """The colour's pawns and the pieux after a sub-move from ``x`` to ``y`` (own pawns on the
-    squares entered are captured)."""
-    if passed and x < track:
-        # The track squares entered are x+1 … x+span: up to the landing square, or on the
-        # way home up to the start square.
-        span = n if y < track else ((c << 4) - x) % track
-        after = [
-            y,
-            *(p for p in pawns if p != x and not (p < track and 0 < (p - x) % track <= span)),
-        ]
-    else:
-        after = [y, *(p for p in pawns if p != x and p != y)]
-    after.sort()
-    if x == c << 4:
-        pieux &= ~(1 << c)
-    return tuple(after), pieux
+def _names(counts: list[int]) -> list[str]:
+    """The cards of a count per kind, in card order."""
+    return [CARD_NAMES[k] for k in range(NUM_CARDS) for _ in range(counts[k])]
 
 
 # ----------------------------------------------------------------------------- the state
 
 
-class TacTikState(State[TacTikAction]):
+class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     """A Tac-Tik position. See the game's docs page for the rules and the notation.
+
+    Beside the :class:`~tikigames.core.state.State` interface, the position can be read with
+    the accessors of "reading the position" below (the whole position, every hand included: a
+    program that must not see the hands reads an observation instead). The observation, the
+    text rendering and the resampler read the state through them.
+
+    >>> import tikigames
+    >>> state = tikigames.load("tactik").new_initial_state()
+    >>> for card in ["1", "3", "6", "9"] * 4:
+    ...     state.apply_action(state.parse_action("deal " + card))
+    >>> state.phase(), state.dealer(), state.current_player(), state.hand(0)
+    ('exchange', 3, 0, ['1', '1', '1', '1'])
+    >>> state.hand_sizes(), state.talon_size(), state.given(0)
+    ((4, 4, 4, 4), 34, None)
+    >>> for card in ["1", "3", "6", "9"]:
+    ...     state.apply_action(state.parse_action("give " + card))
+    >>> state.apply_action(state.parse_action("1:start@0"))
+    >>> state.pawns(0), state.pieux(), state.reserve(0), state.received(0), state.pile()
+    (['t0!'], (0,), 3, '6', ['1'])
 
     The board ``_b`` is one list: ``[0, L)`` the track (the colour on each square, −1 empty);
     ``HOMES + c`` colour c's home bitmask; ``RES + c`` its reserve; ``PIEU`` the bitmask of
@@ -206,7 +118,7 @@ class TacTikState(State[TacTikAction]):
 
     def __init__(self, game: TacTik) -> None:
         super().__init__(game)
-        rules: Rules = game.rules
+        rules: TacTikRules = game.rules
         self._rules = rules
         self._lay = layout(rules.colours)
         colours, track = rules.colours, rules.track
@@ -236,12 +148,6 @@ class TacTikState(State[TacTikAction]):
         self._winners: tuple[int, ...] = ()
 
     # ----------------------------------------------------------------- queries
-
-    @property
-    def game(self) -> TacTik:
-        """The game (its rules and options) this state belongs to."""
-        game: TacTik = self._game  # type: ignore[assignment]
-        return game
 
     def current_player(self) -> int:
         return self._player
@@ -292,7 +198,7 @@ class TacTikState(State[TacTikAction]):
         actions = self._actions
         return [(actions[base + k], count / size) for k, count in enumerate(self._talon) if count]
 
-    def _sample_chance(self, rng: Random) -> TacTikAction:
+    def sample_chance(self, rng: Random) -> TacTikAction:
         """A card drawn with probability proportional to its copies left in the talon."""
         threshold = rng.random() * self._talon_size
         base = self._lay.deal
@@ -311,6 +217,8 @@ class TacTikState(State[TacTikAction]):
         if action.kind == GIVE:
             return self._player
         return None
+
+    # ----------------------------------------------------------------- reading the position
 
     def acting_colours(self) -> tuple[int, ...]:
         """The colours the player to move may move with the next card (the seven's colour
@@ -335,8 +243,7 @@ class TacTikState(State[TacTikAction]):
         """``player``'s cards, in card order (an omniscient accessor: observations show only the
         observer's own hand)."""
         self._check_player(player, allow_none=False)
-        hand = self._hands[player]
-        return [CARD_NAMES[k] for k in range(NUM_CARDS) for _ in range(hand[k])]
+        return _names(self._hands[player])
 
     def _check_colour(self, colour: object) -> int:
         colours = self._rules.colours
@@ -366,6 +273,75 @@ class TacTikState(State[TacTikAction]):
     def winners(self) -> tuple[int, ...]:
         """The winning players once a team has won, else ``()`` (a draw included)."""
         return self._winners
+
+    def phase(self) -> str:
+        """``"deal"``, ``"exchange"``, ``"play"`` or ``"over"``."""
+        return PHASE_NAMES[self._phase]
+
+    def dealer(self) -> int:
+        """The player who deals (or dealt) the current deal."""
+        return self._dealer
+
+    def dealt(self) -> int:
+        """The cards dealt so far in the current deal (the deal's size once it is dealt)."""
+        return self._dealt
+
+    def track(self) -> tuple[int, ...]:
+        """The colour of the pawn on each track square, −1 when empty."""
+        return tuple(self._b[: self._rules.track])
+
+    def pieux(self) -> tuple[int, ...]:
+        """The colours whose pieu stands on their start square, in colour order."""
+        pieux = self._b[self._rules.pieu]
+        return tuple(c for c in range(self._rules.colours) if pieux >> c & 1)
+
+    def homes(self) -> tuple[tuple[int, ...], ...]:
+        """Per colour, its four home squares: 1 occupied, 0 empty."""
+        b, homes = self._b, self._rules.homes
+        return tuple(
+            tuple(b[homes + c] >> k & 1 for k in range(PAWNS)) for c in range(self._rules.colours)
+        )
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        """The number of cards in each player's hand."""
+        return tuple(self._sizes)
+
+    def talon(self) -> tuple[int, ...]:
+        """The copies of each card kind left in the talon, in card order (``CARD_NAMES``)."""
+        return tuple(self._talon)
+
+    def talon_size(self) -> int:
+        """The cards left in the talon."""
+        return self._talon_size
+
+    def pile(self) -> list[str]:
+        """The cards played or discarded since the talon was last made up, in card order."""
+        return _names(self._pile)
+
+    def revealed(self) -> list[tuple[str, ...]]:
+        """The hand shown by each ``discard all`` so far, in order."""
+        return [tuple(CARD_NAMES[k] for k in shown) for shown in self._revealed]
+
+    def given(self, player: int) -> str | None:
+        """The card ``player`` chose for their partner in this deal's exchange, or ``None``."""
+        self._check_player(player, allow_none=False)
+        card = self._gives[player]
+        return CARD_NAMES[card] if card >= 0 else None
+
+    def received(self, player: int) -> str | None:
+        """The card ``player`` received in this deal's exchange (once it resolved), or
+        ``None``."""
+        self._check_player(player, allow_none=False)
+        card = self._received[player]
+        return CARD_NAMES[card] if card >= 0 else None
+
+    def seven_left(self) -> int:
+        """The steps left of a seven being played (0 when none is)."""
+        return self._seven
+
+    def seven_colour(self) -> int | None:
+        """The colour the seven being played moves, or ``None``."""
+        return self._seven_colour if self._seven else None
 
     # ----------------------------------------------------------------- legal actions
 
@@ -477,27 +453,12 @@ class TacTikState(State[TacTikAction]):
         return [x for x in self._b[pos : pos + PAWNS] if x >= 0]
 
     def _seven_moves(self, c: int, r: int) -> list[tuple[int, int]]:
-        """The legal sub-moves ``(square, steps)`` of colour ``c`` with ``r`` steps left: those
-        after which the rest of the seven can still be used."""
+        """The legal sub-moves ``(square, steps)`` of colour ``c`` with ``r`` steps left."""
         rules = self._rules
-        b = self._b
-        track, count, passed = rules.track, rules.colours, rules.passed
-        pieux = b[rules.pieu]
-        home = b[rules.homes + c]
         pawns = tuple(sorted(self._own_pawns(c)))
-        memo: dict[tuple[tuple[int, ...], int, int], bool] = {}
-        moves = []
-        for x in pawns:
-            for n in range(1, r + 1):
-                y = forward_dest(track, count, x, n, c, pieux, home)
-                if y < 0:
-                    continue
-                if n < r:
-                    after, after_pieux = _seven_after(track, c, pawns, x, y, n, pieux, passed)
-                    if not seven_feasible(track, count, c, after, after_pieux, r - n, passed, memo):
-                        continue
-                moves.append((x, n))
-        return moves
+        return seven_moves(
+            rules.track, rules.colours, c, pawns, self._b[rules.pieu], r, rules.passed
+        )
 
     def _swap_pairs(self, colours: tuple[int, ...]) -> list[int]:
         """Ordered-pair indices of the legal swaps, each written as the rules say: the acting
@@ -722,7 +683,7 @@ class TacTikState(State[TacTikAction]):
             log.append((home, b[home]))
             b[home] &= ~(1 << (x - track - PAWNS * c))
         if kind == SEVEN and rules.passed:
-            for square in _entered(track, x, y, n, c):
+            for square in entered(track, x, y, n, c):
                 if b[square] >= 0:
                     self._capture(square, log)
                     log.append((square, b[square]))
@@ -827,15 +788,3 @@ class TacTikState(State[TacTikAction]):
             tuple(map(tuple, self._hands)), tuple(self._talon), tuple(self._gives),
             tuple(self._received),
         )  # fmt: skip
-
-    # ----------------------------------------------------------------- views
-
-    def observation(self, player: int | None) -> TacTikObservation:
-        from tikigames.tactik.observation import observe
-
-        return observe(self, self._check_player(player))
-
-    def __str__(self) -> str:
-        from tikigames.tactik.render import render_state
-
-        return render_state(self)
