@@ -67,6 +67,14 @@ class Paiko(Game[PaikoState]):
     def num_players(self) -> int:
         return 2
 
+    @property
+    def table(self) -> PaikoTable:
+        """The action table with the rules engine's lookups, shared by every state of the game
+        (and by every Paikō game: it does not depend on the options)."""
+        table = self._table
+        assert isinstance(table, PaikoTable)
+        return table
+
     def _resample(self, obs: Observation, rng: random.Random) -> PaikoState:
         assert isinstance(obs, PaikoObservation)
         return resample(self, obs, rng)

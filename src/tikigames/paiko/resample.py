@@ -24,7 +24,7 @@ def resample(game: Paiko, obs: PaikoObservation, rng: random.Random) -> PaikoSta
     """The state ``obs`` was taken from (see the module's docstring)."""
     del rng  # nothing is hidden
     state = game.new_initial_state()
-    parse = game._table.parse
+    parse = game.table.parse
     for index, text in enumerate(obs.history):
         try:
             state.apply_action(parse(text))
