@@ -1,5 +1,14 @@
 """tikigames: exact, fast, typed rules engines for TacTiki, Tac-Tik, Tiki Topple and Paikō.
 
+The package in layers, each importing only from the ones below it:
+
+- :mod:`tikigames.core`: the interfaces every game implements or uses (actions, options,
+  ``State``, ``Observation``, ``Game``, errors, JSON, the registry, the ``Bot`` protocol, ``play``);
+- the games (:mod:`tikigames.tiki_topple`, :mod:`tikigames.tactiki`, :mod:`tikigames.tactik`,
+  :mod:`tikigames.paiko`) and :mod:`tikigames.bots`, each on the core alone;
+- the tools: :mod:`tikigames.arena`, :mod:`tikigames.bench`, :mod:`tikigames.testing` and
+  :mod:`tikigames.cli` (the ``tikigames`` command), and this package, which gathers the API.
+
 >>> import tikigames
 >>> game = tikigames.load("tiki_topple")
 >>> state = game.new_initial_state()
@@ -9,10 +18,9 @@ True
 
 from __future__ import annotations
 
-import importlib
-
+from tikigames import paiko, tactik, tactiki, tiki_topple
+from tikigames.arena import arena
 from tikigames.core.action import Action
-from tikigames.core.arena import arena
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.errors import (
     ActionError,
@@ -30,9 +38,8 @@ from tikigames.core.state import State
 
 __version__ = "0.1.0"
 
-# Each game package registers itself when imported.
-for _package in ("tiki_topple", "paiko", "tactiki", "tactik"):
-    importlib.import_module(f"tikigames.{_package}")
+# Each game package registers itself when imported (above).
+_GAME_PACKAGES = (paiko, tactik, tactiki, tiki_topple)
 
 #: The names of the registered games, sorted.
 GAMES: tuple[str, ...] = registered()

@@ -21,14 +21,17 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 import tikigames
+from tikigames.arena import arena
+from tikigames.bench import bench_game
 from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot
 from tikigames.bots.search import GAME_CAP, RolloutCap
-from tikigames.core.arena import arena
-from tikigames.core.bench import bench_game
-from tikigames.core.errors import ActionError, OptionError
+from tikigames.core.action import Action
+from tikigames.core.constants import CHANCE
+from tikigames.core.errors import ActionError, IllegalActionError, OptionError
 from tikigames.core.game import Game
+from tikigames.core.observation import Observation
 from tikigames.core.options import OptionValue
-from tikigames.core.play import sample_chance
+from tikigames.core.state import State
 
 __all__ = ["main"]
 
@@ -105,38 +108,20 @@ def _make_bots(kinds: Sequence[str], pairs: Sequence[str]) -> dict[str, Bot]:
 _CLEAR = "\033[2J\033[H"
 
 
-def _parse_value(game_name: str, key: str, text: str) -> OptionValue:
-    """An option value from ``-o KEY=VALUE``, typed by the option's declaration."""
-    specs = {spec.name: spec for spec in tikigames.load(game_name).option_specs}
-    spec = specs.get(key)
-    if spec is None:
-        raise OptionError(f"{game_name} has no option {key!r} (options: {', '.join(specs)})")
-    lowered = text.strip().lower()
-    if lowered in ("none", "null") and spec.allow_none:
-        return None
-    if spec.kind is bool:
-        if lowered in ("true", "yes", "1", "on"):
-            return True
-        if lowered in ("false", "no", "0", "off"):
-            return False
-        raise OptionError(f"option {key!r} takes true or false, not {text!r}")
-    if spec.kind is int:
-        try:
-            return int(lowered)
-        except ValueError:
-            raise OptionError(f"option {key!r} takes an integer, not {text!r}") from None
-    return text.strip()
-
-
-def _load_for_players(name: str, seats: int, pairs: Sequence[str]) -> Game[Any]:
+def _load_for_players(name: str, seats: int, pairs: Sequence[str]) -> Game[Any, Any, Any]:
+    """The game ``name`` with ``-o KEY=VALUE`` options (each parsed by its declaration), its
+    ``players`` option set to the number of seats where the game has one."""
+    specs = {spec.name: spec for spec in tikigames.load(name).option_specs}
     options: dict[str, OptionValue] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:
             raise OptionError(f"-o takes KEY=VALUE, not {pair!r}")
-        options[key.strip()] = _parse_value(name, key.strip(), value)
-    base = tikigames.load(name)
-    if "players" in base.options and "players" not in options:
+        spec = specs.get(key.strip())
+        if spec is None:
+            raise OptionError(f"{name} has no option {key.strip()!r} (options: {', '.join(specs)})")
+        options[spec.name] = spec.parse(value)
+    if "players" in specs and "players" not in options:
         options["players"] = seats
     game = tikigames.load(name, **options)
     if game.num_players != seats:
@@ -151,56 +136,76 @@ def _ask(prompt: str, stdin: TextIO, stdout: TextIO) -> str | None:
     return None if line == "" else line.strip()
 
 
+class _Abandoned(Exception):
+    """A human quit, or their input ran out."""
+
+
+class HumanBot:
+    """A person at the terminal, as a :class:`~tikigames.core.bot.Bot`: shown their observation
+    and its legal actions, asked for a move until one is legal.
+
+    With ``hot_seat`` (several humans at one screen), the screen is cleared and the next
+    human asked to take the seat before anything of theirs is shown.
+    """
+
+    def __init__(self, stdin: TextIO, stdout: TextIO, hot_seat: bool) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+        self.hot_seat = hot_seat
+        self.seated: int | None = None
+
+    def act(self, obs: Observation[Any], rng: random.Random) -> Action:
+        player = obs.player
+        out = self.stdout
+        if self.hot_seat and self.seated != player:
+            out.write(_CLEAR)
+            prompt = f"Player {player}: press Enter when only you can see the screen. "
+            if _ask(prompt, self.stdin, out) is None:
+                raise _Abandoned
+        self.seated = player
+        legal = obs.legal_actions()
+        print(str(obs), file=out)
+        print("Legal: " + ", ".join(str(action) for action in legal), file=out)
+        while True:
+            text = _ask(f"player {player}> ", self.stdin, out)
+            if text is None or text.lower() in ("quit", "exit"):
+                raise _Abandoned
+            if not text:
+                continue  # an empty line: just ask again
+            try:
+                action = obs.game.action_table.parse(text)
+                if action not in legal:
+                    raise IllegalActionError(f"{action.text!r}: not legal for player {player} now")
+                return legal[legal.index(action)]
+            except ActionError as error:
+                print(f"Not accepted: {error}. Type one of the legal actions, or quit.", file=out)
+
+
 def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     kinds = [kind.strip().lower() for kind in args.players.split(",")]
     made = _make_bots(kinds, args.bot or [])
     game = _load_for_players(args.game, len(kinds), args.option or [])
-    bots: dict[int, Bot] = {seat: made[kind] for seat, kind in enumerate(kinds) if kind in made}
     humans = [seat for seat, kind in enumerate(kinds) if kind == "human"]
-    rng = random.Random(args.seed)
-    state = game.new_initial_state()
+    human = HumanBot(stdin, stdout, hot_seat=len(humans) > 1)
+    lineup: list[Bot] = [human if kind == "human" else made[kind] for kind in kinds]
     viewer = humans[0] if len(humans) == 1 else None
-    last_human: int | None = None
+
+    def show(state: State[Any, Any, Any], player: int, action: Action) -> None:
+        seen = state.seen_history(viewer)[-1]
+        if player == CHANCE:
+            if args.verbose:
+                print(f"chance: {seen}", file=stdout)
+        elif kinds[player] != "human":
+            print(f"player {player} ({kinds[player]}): {seen}", file=stdout)
+
     print(
         f"{game.title}: " + ", ".join(f"player {s} {k}" for s, k in enumerate(kinds)), file=stdout
     )
-    while not state.is_terminal():
-        player = state.current_player()
-        if player < 0:
-            action = sample_chance(state, rng)
-            if args.verbose:
-                print(f"chance: {state.action_to_string(action, viewer)}", file=stdout)
-            state.apply_action(action)
-            continue
-        if player in bots:
-            action = bots[player].act(state.observation(player), rng)
-            print(f"player {player} ({kinds[player]}): {state.action_to_string(action, viewer)}",
-                  file=stdout)  # fmt: skip
-            state.apply_action(action)
-            continue
-        if len(humans) > 1 and last_human != player:
-            stdout.write(_CLEAR)
-            if _ask(f"Player {player}: press Enter when only you can see the screen. ",
-                    stdin, stdout) is None:  # fmt: skip
-                return 1
-        last_human = player
-        obs = state.observation(player)
-        print(str(obs), file=stdout)
-        print("Legal: " + ", ".join(str(action) for action in obs.legal_actions()), file=stdout)
-        while True:
-            text = _ask(f"player {player}> ", stdin, stdout)
-            if text is None or text.lower() in ("quit", "exit"):
-                print("Game abandoned.", file=stdout)
-                return 1
-            if not text:
-                continue  # an empty line: just ask again
-            try:
-                state.apply_action(state.parse_action(text))
-                break
-            except ActionError as error:
-                print(
-                    f"Not accepted: {error}. Type one of the legal actions, or quit.", file=stdout
-                )
+    try:
+        state = tikigames.play(game, lineup, seed=args.seed, on_action=show)
+    except _Abandoned:
+        print("Game abandoned.", file=stdout)
+        return 1
     if len(humans) > 1:
         stdout.write(_CLEAR)
     print("\nGame over.\n" + str(state), file=stdout)

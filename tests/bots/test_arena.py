@@ -9,8 +9,8 @@ import random
 import pytest
 
 import tikigames
+from tikigames.arena import GameRecord, game_seed, wilson
 from tikigames.bots import ISMCTSBot, RandomBot
-from tikigames.core.arena import GameRecord, game_seed, wilson
 
 
 def test_wilson_interval() -> None:

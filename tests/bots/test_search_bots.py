@@ -20,7 +20,6 @@ from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot, SearchBot
 from tikigames.bots import ismcts as ismcts_module
 from tikigames.bots import mcts as mcts_module
 from tikigames.bots.search import GAME_CAP, RolloutCap, rollout
-from tikigames.core.play import sample_chance
 
 SEARCH_BOTS: list[type[SearchBot]] = [MCTSBot, ISMCTSBot]
 
@@ -46,7 +45,7 @@ def positions(game: tikigames.Game[Any], count: int, seed: int = 0) -> list[Obse
             player = state.current_player()
             if player >= 0 and len(state.legal_actions()) > 1:
                 decisions.append(len(history))
-            action = sample_chance(state, rng) if player < 0 else rng.choice(state.legal_actions())
+            action = state.sample_chance(rng) if player < 0 else rng.choice(state.legal_actions())
             state.apply_action(action)
             history.append(action)
         picks = sorted(rng.sample(decisions, min(count - len(found), len(decisions))))
@@ -63,7 +62,7 @@ def positions(game: tikigames.Game[Any], count: int, seed: int = 0) -> list[Obse
 @pytest.mark.parametrize("cls", [RandomBot, MCTSBot, ISMCTSBot])
 def test_bots_take_observations_never_states(cls: type[Any]) -> None:
     hints = typing.get_type_hints(cls.act)
-    assert hints == {"obs": Observation, "rng": random.Random, "return": Action}
+    assert hints == {"obs": Observation[Any], "rng": random.Random, "return": Action}
     for name, hint in typing.get_type_hints(cls.__init__).items():
         assert State not in typing.get_args(hint) and hint is not State, name
     assert isinstance(cls(), Bot)
@@ -103,7 +102,7 @@ def test_a_forced_move_is_played_without_searching(
     while state.is_chance_node() or len(state.legal_actions()) > 1:
         player = state.current_player()
         state.apply_action(
-            sample_chance(state, rng) if player < 0 else rng.choice(state.legal_actions())
+            state.sample_chance(rng) if player < 0 else rng.choice(state.legal_actions())
         )
     monkeypatch.setattr(game, "resample", _fail)
     obs = state.observation(state.current_player())

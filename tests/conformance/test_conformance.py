@@ -387,8 +387,8 @@ def test_every_table_entry_parses_back(name: str, options: dict[str, Any]) -> No
     assert game.num_distinct_actions == len(game.actions())
     for index, action in enumerate(game.actions()):
         assert int(action) == index and game.action(index) is action
-        assert game._table.parse(str(action)) is action
-        assert game._table.parse(str(action).upper()) is action
+        assert game.action_table.parse(str(action)) is action
+        assert game.action_table.parse(str(action).upper()) is action
 
 
 @pytest.mark.parametrize(("name", "options"), CASES)

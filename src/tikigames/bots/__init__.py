@@ -3,12 +3,16 @@
 ``Bot`` is the protocol; ``RandomBot`` the baseline; ``MCTSBot`` (UCT, for perfect-information
 games) and ``ISMCTSBot`` (information-set MCTS, for hidden information) search from the
 observation by resampling the worlds it allows.
+
+Bots are a layer above the core and beside the games: they import only from
+:mod:`tikigames.core` and :mod:`tikigames.bots`, and know no game (they play any game through the
+:class:`~tikigames.core.state.State` interface).
 """
 
-from tikigames.bots.base import Bot
 from tikigames.bots.ismcts import ISMCTSBot
 from tikigames.bots.mcts import MCTSBot
 from tikigames.bots.random_bot import RandomBot
 from tikigames.bots.search import SearchBot
+from tikigames.core.bot import Bot
 
 __all__ = ["Bot", "ISMCTSBot", "MCTSBot", "RandomBot", "SearchBot"]

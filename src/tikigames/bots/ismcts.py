@@ -19,13 +19,12 @@ from tikigames.bots.search import select as select_child
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.observation import Observation
-from tikigames.core.play import sample_chance
 from tikigames.core.state import State
 
 __all__ = ["ISMCTSBot"]
 
 
-def edge_key(state: State[Any], action: Action, observer: int) -> Hashable:
+def edge_key(state: State[Any, Any, Any], action: Action, observer: int) -> Hashable:
     """What ``observer`` can tell of ``action`` applied in ``state``: the action itself when
     it has no hidden part, else its text as the observer would see it (``?`` where hidden).
     Actions the observer cannot tell apart share a key, hence a tree edge."""
@@ -81,7 +80,7 @@ class ISMCTSBot(SearchBot):
         super().__init__(iterations, seconds, c, max_rollout)
 
     def _search(
-        self, obs: Observation, legal: list[Action], rng: random.Random, budget: Iterator[int]
+        self, obs: Observation[Any], legal: list[Action], rng: random.Random, budget: Iterator[int]
     ) -> Action:
         game = obs.game
         observer = obs.player
@@ -98,7 +97,7 @@ class ISMCTSBot(SearchBot):
         c, cap = self.c, self.rollout_cap(obs.game)
         draw = game.resampler(obs)
         for _ in budget:
-            state: State[Any] = draw(rng)
+            state: State[Any, Any, Any] = draw(rng)
             node = root
             path: list[Node] = []
             while True:
@@ -106,12 +105,12 @@ class ISMCTSBot(SearchBot):
                 if player == TERMINAL:
                     break
                 if player == CHANCE:
-                    action = sample_chance(state, rng)
+                    action = state.sample_chance(rng)
                     key = edge_key(state, action, observer)
                     child = node.children.get(key)
                     if child is None:
                         child = node.children[key] = Node(key, CHANCE)
-                    state._apply(action)
+                    state.apply_unchecked(action)
                     path.append(child)
                     node = child
                     continue
@@ -148,7 +147,7 @@ class ISMCTSBot(SearchBot):
                 else:
                     group = groups[key]
                     action = group[rng.randrange(len(group))] if len(group) > 1 else group[0]
-                state._apply(action)
+                state.apply_unchecked(action)
                 path.append(child)
                 if untried:
                     break  # expanded: now the rollout

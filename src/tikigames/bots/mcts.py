@@ -20,7 +20,6 @@ from tikigames.bots.search import select as select_child
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.observation import Observation
-from tikigames.core.play import sample_chance
 from tikigames.core.state import State
 
 __all__ = ["MCTSBot"]
@@ -63,9 +62,9 @@ class MCTSBot(SearchBot):
         super().__init__(iterations, seconds, c, max_rollout)
 
     def _search(
-        self, obs: Observation, legal: list[Action], rng: random.Random, budget: Iterator[int]
+        self, obs: Observation[Any], legal: list[Action], rng: random.Random, budget: Iterator[int]
     ) -> Action:
-        state: State[Any] = obs.game.resample(obs, rng)
+        state: State[Any, Any, Any] = obs.game.resample(obs, rng)
         root = Node()
         c, cap = self.c, self.rollout_cap(obs.game)
         log = math.log
@@ -79,7 +78,7 @@ class MCTSBot(SearchBot):
                 if player == TERMINAL:
                     break
                 if player == CHANCE:
-                    action = sample_chance(state, rng)
+                    action = state.sample_chance(rng)
                     child = node.children.get(action)
                     if child is None:
                         child = node.children[action] = Node(action, CHANCE)
@@ -92,13 +91,13 @@ class MCTSBot(SearchBot):
                         untried[index], untried[-1] = untried[-1], untried[index]
                         action = untried.pop()
                         child = node.children[action] = Node(action, player)
-                        state._apply(action)
+                        state.apply_unchecked(action)
                         applied += 1
                         path.append(child)
                         break
                     child = select_child(node.children.values(), c, log(node.visits))
                     action = child.key
-                state._apply(action)
+                state.apply_unchecked(action)
                 applied += 1
                 path.append(child)
                 node = child

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from tikigames.core.action import Action
 from tikigames.core.observation import Observation
@@ -21,7 +22,7 @@ class RandomBot:
     True
     """
 
-    def act(self, obs: Observation, rng: random.Random) -> Action:
+    def act(self, obs: Observation[Any], rng: random.Random) -> Action:
         legal = obs.legal_actions()
         if not legal:
             raise ValueError("RandomBot was asked to act when it has no legal action")

@@ -26,10 +26,9 @@ from collections.abc import Container, Hashable, Iterable, Iterator, Sequence
 from typing import Any, Final, Literal, TypeAlias
 
 from tikigames.core.action import Action
-from tikigames.core.constants import CHANCE, TERMINAL
+from tikigames.core.constants import CHANCE
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
-from tikigames.core.play import sample_chance
 from tikigames.core.state import State
 
 __all__ = [
@@ -109,7 +108,7 @@ def select(children: Iterable[Node], c: float, log_parent: float | None = None) 
 
 
 def rollout(
-    state: State[Any], rng: random.Random, max_actions: int | None
+    state: State[Any, Any, Any], rng: random.Random, max_actions: int | None
 ) -> tuple[list[float], int]:
     """Play uniformly random actions (chance outcomes with their probabilities) until the game
     ends or ``max_actions`` actions have been played; return ``(returns, actions played)``.
@@ -121,18 +120,9 @@ def rollout(
     """
     steps = 0
     limit = math.inf if max_actions is None else max_actions
-    uniform = rng.random  # a third of the cost of rng.randrange, and as reproducible
-    while steps < limit:
-        player = state.current_player()
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            action = sample_chance(state, rng)
-        else:
-            legal = state.legal_actions()
-            count = len(legal)
-            action = legal[min(int(uniform() * count), count - 1)]
-        state._apply(action)  # drawn from the legal actions: the trusted path is safe
+    while steps < limit and not state.is_terminal():
+        # Drawn from this state's own legal actions: the unchecked path is safe.
+        state.apply_unchecked(state.random_action(rng))
         steps += 1
     return state.evaluate(), steps
 
@@ -225,12 +215,12 @@ class SearchBot(ABC):
         self.c = float(c)
         self.max_rollout = max_rollout
 
-    def rollout_cap(self, game: Game[Any]) -> int | None:
+    def rollout_cap(self, game: Game[Any, Any, Any]) -> int | None:
         """The cap on a rollout's length in ``game``: ``max_rollout``, or the game's own."""
         cap = self.max_rollout
         return game.rollout_cap if cap == GAME_CAP else cap
 
-    def act(self, obs: Observation, rng: random.Random) -> Action:
+    def act(self, obs: Observation[Any], rng: random.Random) -> Action:
         """Search from ``obs`` and return the chosen action, one of ``obs.legal_actions()``.
 
         A single legal action is returned without searching (multi-step turns and forced
@@ -248,7 +238,7 @@ class SearchBot(ABC):
 
     @abstractmethod
     def _search(
-        self, obs: Observation, legal: list[Action], rng: random.Random, budget: Iterator[int]
+        self, obs: Observation[Any], legal: list[Action], rng: random.Random, budget: Iterator[int]
     ) -> Action:
         """Run one iteration per item of ``budget`` and return one of ``legal``."""
 
@@ -260,14 +250,16 @@ class SearchBot(ABC):
         )
         return f"{type(self).__name__}({budget}, c={self.c}, max_rollout={self.max_rollout!r})"
 
+    def settings(self) -> tuple[Any, ...]:
+        """The settings that make two bots of a class play alike: ``(iterations, seconds, c,
+        max_rollout)``."""
+        return (self.iterations, self.seconds, self.c, self.max_rollout)
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
         assert isinstance(other, SearchBot)
-        return self._settings() == other._settings()
+        return self.settings() == other.settings()
 
     def __hash__(self) -> int:
-        return hash((type(self), self._settings()))
-
-    def _settings(self) -> tuple[Any, ...]:
-        return (self.iterations, self.seconds, self.c, self.max_rollout)
+        return hash((type(self), self.settings()))

@@ -1,7 +1,15 @@
-"""What every game shares: actions and their tables, options, the state and observation bases,
-serialisation, the registry and the play loop. Nothing here knows any particular game."""
+"""The core layer: what every game implements or uses, and nothing above it.
+
+Actions and their tables (:mod:`~tikigames.core.action`), options (:mod:`~tikigames.core.options`),
+the :class:`State`, :class:`Observation`, :class:`Game` and
+:class:`~tikigames.core.resample.Resampler` bases, the contract's errors and constants, JSON
+checks (:mod:`~tikigames.core.serialization`), the registry, the :class:`Bot` protocol and the
+play loop. Modules here import only from :mod:`tikigames.core` (not even a game, a bot or a tool
+under ``TYPE_CHECKING``); the games, bots, adapters and tools are built on it.
+"""
 
 from tikigames.core.action import Action, ActionTable
+from tikigames.core.bot import Bot
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.errors import (
     ActionError,
@@ -14,6 +22,9 @@ from tikigames.core.errors import (
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
 from tikigames.core.options import Option
+from tikigames.core.play import play
+from tikigames.core.registry import load, register, registered, state_from_json
+from tikigames.core.resample import ReplayResampler, Resampler
 from tikigames.core.state import State
 
 __all__ = [
@@ -22,13 +33,21 @@ __all__ = [
     "Action",
     "ActionError",
     "ActionTable",
+    "Bot",
     "Game",
     "IllegalActionError",
     "InvalidStateError",
     "Observation",
     "Option",
     "OptionError",
+    "ReplayResampler",
+    "Resampler",
     "State",
     "TikiGamesError",
     "UndoError",
+    "load",
+    "play",
+    "register",
+    "registered",
+    "state_from_json",
 ]

@@ -3,6 +3,8 @@
 An action is its id (an ``int`` in ``range(game.num_distinct_actions)``) and compares, hashes and
 indexes as that int. Each game subclasses :class:`Action` to carry the decoded fields its rules
 engine needs (a card, a square, a piece), so applying an action never parses anything.
+
+This module is in the core layer: it imports only from :mod:`tikigames.core`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Special values of :meth:`State.current_player` (the OpenSpiel convention)."""
+"""Special values of :meth:`State.current_player` (the OpenSpiel convention).
+
+This module is in the core layer: it imports only from :mod:`tikigames.core`.
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,8 @@ Every error the library raises on bad input is a :class:`TikiGamesError`; the on
 values (options, actions, serialised data) are also :class:`ValueError`, and
 :class:`UndoError` is also an :class:`IndexError` (undoing an empty history is like popping an
 empty list).
+
+This module is in the core layer: it imports only from :mod:`tikigames.core`.
 """
 
 from __future__ import annotations

@@ -1,40 +1,52 @@
 """The :class:`Game` base: a game's rules with its options fixed, and the factory of its states.
 
-A game subclasses :class:`Game`, declares its name, options and state class, and builds its
-action table once (:meth:`Game._build_table`); tables are cached per class and options, so
-``load`` is cheap after the first call and every state of a game shares one table.
+A game subclasses :class:`Game` and *declares* its parts; the base class wires them, so no game
+writes the same lines again:
+
+=========================  =================================================================
+``name``, ``title``        the registry name and the name as people write it
+``option_specs``           its options (:class:`~tikigames.core.options.Option`)
+``rules_class``            built once as ``rules_class(**options)``: ``game.rules``
+``state_class``            its :class:`~tikigames.core.state.State`
+``observation_class``      its :class:`~tikigames.core.observation.Observation`
+``resampler_class``        its :class:`~tikigames.core.resample.Resampler` (default: replay)
+``render_state``           ``str(state)``, as a ``staticmethod``
+``render_observation``     ``str(obs)``, as a ``staticmethod``
+``_build_table()``         every action, in id order (cached per class and ``_table_key()``)
+=========================  =================================================================
+
+Tables are cached per class and options, so ``load`` is cheap after the first call and every
+state of a game shares one table.
+
+This module is in the core layer: it imports only from :mod:`tikigames.core`.
 """
 
 from __future__ import annotations
 
-import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from tikigames.core.action import Action, ActionTable
-from tikigames.core.errors import (
-    ActionError,
-    InvalidStateError,
-    OptionError,
-    TikiGamesError,
-)
-from tikigames.core.observation import OBSERVATION_FORMAT, Observation
+from tikigames.core.errors import ActionError, InvalidStateError
+from tikigames.core.observation import Observation
 from tikigames.core.options import Option, OptionValue, resolve_options
+from tikigames.core.resample import ReplayResampler, Resampler
 from tikigames.core.serialization import (
     STATE_FORMAT,
     check_fields,
-    expect_int,
+    check_game_and_options,
     expect_object,
-    expect_str,
     expect_str_list,
 )
 from tikigames.core.state import State
 
 __all__ = ["Game"]
 
-S = TypeVar("S", bound=State[Any])
+S = TypeVar("S", bound=State[Any, Any, Any])
+Obs = TypeVar("Obs", bound=Observation[Any])
+R = TypeVar("R")
 
 _TABLES: dict[tuple[Any, ...], ActionTable[Any]] = {}
 
@@ -42,11 +54,17 @@ _STATE_REQUIRED = frozenset({"format", "game", "history"})
 _STATE_OPTIONAL = frozenset({"options", "position"})
 
 
-class Game(ABC, Generic[S]):
+class Game(ABC, Generic[S, Obs, R]):
     """A game with its options fixed: the factory of states, the action table and the loaders.
 
+    Generic in the game's state class ``S``, observation class ``Obs`` and rules class ``R``.
     Games compare equal when they are the same game with the same options; they pickle by name
     and options.
+
+    >>> import tikigames
+    >>> game = tikigames.load("tiki_topple", players=3)
+    >>> game.rules.players, game.num_players, game.num_distinct_actions
+    (3, 3, 1360)
     """
 
     #: The registry name (``tikigames.load(name)``).
@@ -55,10 +73,18 @@ class Game(ABC, Generic[S]):
     title: ClassVar[str]
     #: Every option, in the order ``options`` lists them.
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    #: Called once with every option by name: the typed, frozen :attr:`rules`.
+    rules_class: ClassVar[Callable[..., Any]]
     #: The state class of the game.
-    state_class: ClassVar[type[State[Any]]]
+    state_class: ClassVar[type[State[Any, Any, Any]]]
     #: The observation class of the game.
-    observation_class: ClassVar[type[Observation]] = Observation
+    observation_class: ClassVar[type[Observation[Any]]] = Observation
+    #: The resampler class of the game (see :mod:`tikigames.core.resample`).
+    resampler_class: ClassVar[type[Resampler[Any, Any, Any]]] = ReplayResampler
+    #: ``str(state)``: the whole position as text (a ``staticmethod`` of one state).
+    render_state: ClassVar[staticmethod[[Any], str]]
+    #: ``str(obs)``: what the observer knows, as text (a ``staticmethod`` of one observation).
+    render_observation: ClassVar[staticmethod[[Any], str]]
     #: The rollout length, in actions, that search bots use by default (``max_rollout="game"``
     #: in :mod:`tikigames.bots`): long enough to finish most short games from where a search
     #: starts; a game with long random playouts and a useful :meth:`State.evaluate
@@ -66,9 +92,10 @@ class Game(ABC, Generic[S]):
     rollout_cap: ClassVar[int | None] = 200
 
     def __init__(self, **options: object) -> None:
-        self._options = resolve_options(self.name, self.option_specs, options)
-        self._check_options(self._options)
+        self._options = self.validate_options(options)
         self._key = (self.name, tuple(self._options.items()))
+        #: The options, typed and frozen (the game's ``rules_class``).
+        self.rules: R = self.rules_class(**self._options)
         table_key = (type(self), self._table_key())
         table = _TABLES.get(table_key)
         if table is None:
@@ -96,23 +123,29 @@ class Game(ABC, Generic[S]):
         assert isinstance(players, int)
         return players
 
-    def _resample(self, obs: Observation, rng: random.Random) -> S:
-        """A state consistent with ``obs``. The default suits perfect-information games: replay
-        the observed history."""
-        state = self.new_initial_state()
-        for index, text in enumerate(obs.history):
-            try:
-                state.apply_action(state.parse_action(text))
-            except ActionError as error:
-                raise InvalidStateError(f"history[{index}]: {error}") from None
-        return state
-
     # ----------------------------------------------------------------- public API
+
+    def validate_options(self, given: Mapping[str, object]) -> dict[str, OptionValue]:
+        """Every option's value for ``given``: each checked by its declaration (type — a bool
+        is never an int —, range, choices), the rest defaulted, then checked together.
+
+        Raises:
+            OptionError: an unknown option or a bad value, named in the message.
+        """
+        options = resolve_options(self.name, self.option_specs, given)
+        self._check_options(options)
+        return options
 
     @property
     def options(self) -> dict[str, OptionValue]:
         """Every option's value (a fresh dict)."""
         return dict(self._options)
+
+    @property
+    def action_table(self) -> ActionTable[Any]:
+        """The game's action table (shared by every game of the same class and table
+        options): every action in id order, and the notation parser."""
+        return self._table
 
     @property
     def num_distinct_actions(self) -> int:
@@ -143,23 +176,30 @@ class Game(ABC, Generic[S]):
         state: S = self.state_class(self)  # type: ignore[assignment]
         return state
 
-    def resample(self, obs: Observation, rng: random.Random) -> S:
+    def resample(self, obs: Obs, rng: random.Random) -> S:
         """A new state consistent with ``obs``, drawn as the game's page documents.
 
         Each consistent state (its whole history, hidden parts included) has probability
         proportional to the product of its hidden chance outcomes' probabilities; for a
         perfect-information game the result equals the observed state.
 
+        >>> import random, tikigames
+        >>> game = tikigames.load("tiki_topple")
+        >>> state = game.new_initial_state()
+        >>> rng = random.Random(5)
+        >>> for _ in range(3):
+        ...     state.apply_action(state.sample_chance(rng))
+        >>> world = game.resample(state.observation(0), rng)
+        >>> world.observation(0) == state.observation(0)
+        True
+
         Raises:
             InvalidStateError: ``obs`` belongs to another game or is inconsistent.
+            TypeError: ``rng`` is not a ``random.Random``.
         """
-        if not isinstance(obs, Observation) or obs.game != self:
-            raise InvalidStateError(f"that is not an observation of {self!r}")
-        if not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
-        return self._resample(obs, rng)
+        return self.resampler(obs)(rng)
 
-    def resampler(self, obs: Observation) -> Callable[[random.Random], S]:
+    def resampler(self, obs: Obs) -> Resampler[Any, Obs, S]:
         """Prepare to draw many states from one observation, as a search bot does once per
         iteration: ``draw = game.resampler(obs)``, then ``draw(rng)`` as often as needed.
 
@@ -177,24 +217,13 @@ class Game(ABC, Generic[S]):
         True
 
         Raises:
-            InvalidStateError: ``obs`` belongs to another game; or (on the first draw, which
-                checks it) it is inconsistent.
+            InvalidStateError: ``obs`` belongs to another game; or (when it is prepared or on
+                a draw) it is inconsistent.
         """
-        if not isinstance(obs, Observation) or obs.game != self:
+        if not isinstance(obs, self.observation_class) or obs.game != self:
             raise InvalidStateError(f"that is not an observation of {self!r}")
-        prepared = self._resampler(obs)
-
-        def draw(rng: random.Random) -> S:
-            if not isinstance(rng, random.Random):
-                raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
-            return prepared(rng)
-
-        return draw
-
-    def _resampler(self, obs: Observation) -> Callable[[random.Random], S]:
-        """The draws of :meth:`resampler` (``obs`` and each ``rng`` are checked); by default
-        each is a whole :meth:`_resample`."""
-        return functools.partial(self._resample, obs)
+        prepared: Resampler[Any, Obs, S] = self.resampler_class(self, obs)
+        return prepared
 
     def state_from_json(self, data: object) -> S:
         """The state ``data`` (from :meth:`State.to_json`) describes, rebuilt by replaying its
@@ -211,7 +240,7 @@ class Game(ABC, Generic[S]):
             raise InvalidStateError(
                 f"'format' must be {STATE_FORMAT!r}, not {obj['format']!r}"[:200]
             )
-        self._check_game_and_options(obj)
+        check_game_and_options(self, obj)
         history = expect_str_list(obj["history"], "history")
         state = self.new_initial_state()
         for index, text in enumerate(history):
@@ -221,70 +250,16 @@ class Game(ABC, Generic[S]):
                 raise InvalidStateError(f"history[{index}]: {error}") from None
         return state
 
-    def observation_from_json(self, data: object) -> Observation:
-        """The observation ``data`` (from :meth:`Observation.to_json`) describes.
-
-        The data is checked field by field, then a state consistent with it is resampled and its
-        observation compared with the data: only an observation some real state gives is
-        accepted.
+    def observation_from_json(self, data: object) -> Obs:
+        """The observation ``data`` (from :meth:`Observation.to_json`) describes: see
+        :meth:`Observation.from_json <tikigames.core.observation.Observation.from_json>`.
 
         Raises:
             InvalidStateError: malformed or inconsistent data.
         """
-        obj = expect_object(data, "observation data")
-        fields = frozenset(
-            {"format", "game", "options", "player", "current_player", "history"}
-            | set(self.observation_class._fields)
-        )
-        check_fields(obj, "observation data", fields, frozenset())
-        if obj["format"] != OBSERVATION_FORMAT:
-            raise InvalidStateError(
-                f"'format' must be {OBSERVATION_FORMAT!r}, not {obj['format']!r}"[:200]
-            )
-        self._check_game_and_options(obj)
-        player = expect_int(obj["player"], "player", 0, self.num_players - 1, allow_none=True)
-        current = expect_int(obj["current_player"], "current_player", -4, self.num_players - 1)
-        assert current is not None
-        history = tuple(expect_str_list(obj["history"], "history"))
-        knowledge = self.observation_class._knowledge_from_json(self, obj)
-        claimed = self.observation_class._claimed(self, player, current, history, knowledge)
-        try:
-            sample = self._resample(claimed, random.Random(0))
-        except TikiGamesError as error:
-            raise InvalidStateError(f"inconsistent observation: {error}") from None
-        except (ValueError, LookupError, TypeError, AttributeError) as error:
-            raise InvalidStateError(f"inconsistent observation: {error!r}") from None
-        # A resampler may replay without legality checks (it trusts observations the library
-        # made); claimed data is not trusted, so the sample's history is replayed with checks.
-        state = self.new_initial_state()
-        for index, action in enumerate(sample.history()):
-            try:
-                state.apply_action(action)
-            except ActionError as error:
-                raise InvalidStateError(
-                    f"inconsistent observation: history[{index}]: {error}"
-                ) from None
-        real = state.observation(player)
-        expected = real.to_json()
-        for key, value in expected.items():
-            if obj[key] != value:
-                raise InvalidStateError(f"observation field {key!r} is inconsistent with the rest")
-        return real
-
-    def _check_game_and_options(self, obj: Mapping[str, Any]) -> None:
-        name = expect_str(obj["game"], "game")
-        if name != self.name:
-            raise InvalidStateError(f"the data is of game {name[:50]!r}, not {self.name!r}")
-        raw = expect_object(obj.get("options", {}), "'options'")
-        try:
-            options = resolve_options(self.name, self.option_specs, raw)
-            self._check_options(options)
-        except OptionError as error:
-            raise InvalidStateError(f"'options': {error}") from None
-        if options != self._options:
-            raise InvalidStateError(
-                f"'options' {options} differ from this game's {self._options}"[:300]
-            )
+        observation_class: Any = self.observation_class
+        obs: Obs = observation_class.from_json(self, data)
+        return obs
 
     # ----------------------------------------------------------------- identity
 
@@ -304,5 +279,7 @@ class Game(ABC, Generic[S]):
         return (_load_game, (type(self), self._options))
 
 
-def _load_game(cls: type[Game[Any]], options: dict[str, OptionValue]) -> Game[Any]:
+def _load_game(
+    cls: type[Game[Any, Any, Any]], options: dict[str, OptionValue]
+) -> Game[Any, Any, Any]:
     return cls(**options)

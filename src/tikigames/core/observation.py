@@ -1,18 +1,36 @@
 """Observations: what one player has seen and remembers (an information set).
 
-A game subclasses :class:`Observation`, adds its typed fields as slots, and lists them in
-``_fields`` (the order of its JSON). Equality, hashing and the JSON form are derived from those
-fields, so two states a player cannot tell apart give equal observations.
+A game subclasses :class:`Observation` as a frozen dataclass whose fields are its own typed
+knowledge (JSON-like immutable data: ints, strings, ``None``, tuples of those), and writes one
+hook, :meth:`Observation._fields_of`, that reads them off a state. Everything else is derived
+from the declared fields, once, here: construction from a state (:meth:`Observation.of`),
+equality and hashing (two states a player cannot tell apart give equal observations), the JSON
+form and its checked loading (:meth:`Observation.from_json`), and ``str()`` (the game's
+``render_observation``).
+
+This module is in the core layer: it imports only from :mod:`tikigames.core`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+import dataclasses
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from typing_extensions import Self
 
 from tikigames.core.action import Action
+from tikigames.core.errors import ActionError, InvalidStateError, TikiGamesError
+from tikigames.core.serialization import (
+    OBSERVATION_FORMAT,
+    check_fields,
+    check_game_and_options,
+    expect_int,
+    expect_object,
+    expect_str_list,
+)
 
 if TYPE_CHECKING:
     from tikigames.core.game import Game
@@ -20,11 +38,26 @@ if TYPE_CHECKING:
 
 __all__ = ["OBSERVATION_FORMAT", "Observation"]
 
-OBSERVATION_FORMAT = "tikigames-obs/1"
+G = TypeVar("G", bound="Game[Any, Any, Any]")
+
+#: The fields every observation has; a game's own fields come after them.
+_COMMON = frozenset({"game", "player", "current_player", "history", "legal"})
 
 
-class Observation:
+@dataclass(frozen=True, kw_only=True, repr=False)
+class Observation(Generic[G]):
     """What ``player`` knows of a game (``player`` is ``None`` for a spectator).
+
+    A game's subclass is itself a ``@dataclass(frozen=True, kw_only=True, repr=False)`` that
+    adds its fields. Build observations with ``state.observation(player)`` or
+    :meth:`Game.observation_from_json <tikigames.core.game.Game.observation_from_json>`.
+
+    >>> import random, tikigames
+    >>> state = tikigames.load("tiki_topple").new_initial_state()
+    >>> state.apply_action(state.sample_chance(random.Random(3)))
+    >>> obs = state.observation(1)
+    >>> obs.history[0].startswith("line "), obs == state.clone().observation(1)
+    (True, True)
 
     Attributes:
         game: the game, for its rules (e.g. ``obs.game.resample(obs, rng)``).
@@ -32,70 +65,63 @@ class Observation:
         current_player: whose turn it is (or ``CHANCE`` / ``TERMINAL``), which is public.
         history: each action's text as ``player`` saw it when it was applied; hidden parts are
             ``?``.
+        legal: the observer's legal actions when it is their turn, else ``()`` (the same as
+            :meth:`legal_actions`, which returns a list to keep).
     """
 
-    __slots__ = ("_hash", "_legal", "current_player", "game", "history", "player")
+    game: G
+    player: int | None
+    current_player: int
+    history: tuple[str, ...]
+    legal: tuple[Action, ...] = field(default=(), compare=False)
 
-    #: The game-specific fields, in JSON order; each is a slot holding JSON-like immutable data
-    #: (ints, strings, ``None``, tuples of those).
-    _fields: ClassVar[tuple[str, ...]] = ()
-
-    def __init__(
-        self,
-        game: Game[Any],
-        player: int | None,
-        current_player: int,
-        history: tuple[str, ...],
-        legal: Sequence[Action] | None = None,
-        **fields: Any,
-    ) -> None:
-        self.game = game
-        self.player = player
-        self.current_player = current_player
-        self.history = history
-        self._legal: list[Action] = list(legal) if legal is not None else []
-        self._hash: int | None = None
-        for name in self._fields:
-            setattr(self, name, fields.pop(name))
-        if fields:
-            raise TypeError(f"unexpected observation fields {sorted(fields)}")
+    # ----------------------------------------------------------------- the game's hook
 
     @classmethod
-    def of(cls, state: State[Any], player: int | None, **fields: Any) -> Self:
-        """The observation of ``player`` in ``state``: the common fields are taken from the
-        state (whose turn, the history as ``player`` saw it, the legal actions when it is
-        ``player``'s turn); ``fields`` are the game's own."""
+    def _fields_of(cls, state: Any, player: int | None) -> dict[str, Any]:
+        """The game's own fields of ``player``'s observation of ``state`` (a state of the
+        game). The default, for a game without fields of its own, is none."""
+        return {}
+
+    @classmethod
+    def _knowledge_from_json(cls, game: G, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The game fields its resampler reads, parsed from JSON (the rest are checked by
+        comparison after resampling). Raise ``InvalidStateError`` naming a bad field."""
+        return {}
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """The game's own fields, in declaration order (the order of the JSON)."""
+        return tuple(f.name for f in dataclasses.fields(cls) if f.name not in _COMMON)
+
+    @classmethod
+    def of(cls, state: State[Any, Any, Any], player: int | None) -> Self:
+        """The observation of ``player`` (already checked) in ``state``: the common fields
+        are taken from the state (whose turn, the history as ``player`` saw it, the legal
+        actions when it is ``player``'s turn), the game's own from :meth:`_fields_of`."""
         current = state.current_player()
-        legal = state.legal_actions() if player is not None and current == player else None
-        return cls(state.game, player, current, state._seen(player), legal, **fields)
+        legal = tuple(state.legal_actions()) if player is not None and current == player else ()
+        return cls(
+            game=state.game,
+            player=player,
+            current_player=current,
+            history=state.seen_history(player),
+            legal=legal,
+            **cls._fields_of(state, player),
+        )
 
     def legal_actions(self) -> list[Action]:
         """The observer's legal actions when it is their turn, else ``[]``."""
-        return self._legal.copy()
+        return list(self.legal)
 
-    def _key(self) -> tuple[Any, ...]:
-        return (
-            self.game,
-            self.player,
-            self.current_player,
-            self.history,
-            *(getattr(self, name) for name in self._fields),
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, Observation)
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(self._key())
-        return self._hash
+    # ----------------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
         """``{"format": "tikigames-obs/1", "game", "options", "player", "current_player",
-        "history", …the game's fields}``; :meth:`Game.observation_from_json` reads it back."""
+        "history", …the game's fields}``; :meth:`Game.observation_from_json
+        <tikigames.core.game.Game.observation_from_json>` reads it back."""
         data: dict[str, Any] = {
             "format": OBSERVATION_FORMAT,
             "game": self.game.name,
@@ -104,37 +130,74 @@ class Observation:
             "current_player": self.current_player,
             "history": list(self.history),
         }
-        for name in self._fields:
+        for name in self.field_names():
             data[name] = _jsonable(getattr(self, name))
         return data
 
     @classmethod
-    def _knowledge_from_json(cls, game: Game[Any], data: Mapping[str, Any]) -> dict[str, Any]:
-        """The game fields its resampler reads, parsed from JSON (the rest are checked by
-        comparison after resampling). Raise ``InvalidStateError`` naming a bad field."""
-        return {}
+    def from_json(cls, game: G, data: object) -> Self:
+        """The observation of ``game`` that ``data`` (from :meth:`to_json`) describes.
 
-    @classmethod
-    def _claimed(
-        cls,
-        game: Game[Any],
-        player: int | None,
-        current_player: int,
-        history: tuple[str, ...],
-        knowledge: Mapping[str, Any],
-    ) -> Observation:
-        """An observation as loaded data claims it, holding only what the resampler reads; it is
-        never handed out (the loader returns the real observation of a resampled state)."""
-        claimed = cls.__new__(cls)
-        Observation.__init__(
-            claimed,
-            game,
-            player,
-            current_player,
-            history,
-            **{name: knowledge.get(name) for name in cls._fields},
+        The data is checked field by field, then a state consistent with it is resampled and
+        its observation compared with the data: only an observation some real state gives is
+        accepted.
+
+        Raises:
+            InvalidStateError: malformed or inconsistent data.
+        """
+        obj = expect_object(data, "observation data")
+        expected_keys = frozenset(
+            {"format", "game", "options", "player", "current_player", "history"}
+            | set(cls.field_names())
         )
-        return claimed
+        check_fields(obj, "observation data", expected_keys, frozenset())
+        if obj["format"] != OBSERVATION_FORMAT:
+            raise InvalidStateError(
+                f"'format' must be {OBSERVATION_FORMAT!r}, not {obj['format']!r}"[:200]
+            )
+        check_game_and_options(game, obj)
+        player = expect_int(obj["player"], "player", 0, game.num_players - 1, allow_none=True)
+        current = expect_int(obj["current_player"], "current_player", -4, game.num_players - 1)
+        assert current is not None
+        knowledge = cls._knowledge_from_json(game, obj)
+        fields: dict[str, Any] = {name: knowledge.get(name) for name in cls.field_names()}
+        # An observation as the data claims it, holding only what the resampler reads; it is
+        # never handed out (the real observation of a resampled state is).
+        claimed = cls(
+            game=game,
+            player=player,
+            current_player=current,
+            history=tuple(expect_str_list(obj["history"], "history")),
+            **fields,
+        )
+        try:
+            sample = game.resample(claimed, random.Random(0))
+        except TikiGamesError as error:
+            raise InvalidStateError(f"inconsistent observation: {error}") from None
+        except (ValueError, LookupError, TypeError, AttributeError) as error:
+            raise InvalidStateError(f"inconsistent observation: {error!r}"[:300]) from None
+        # A resampler may replay without legality checks (it trusts observations the library
+        # made); claimed data is not trusted, so the sample's history is replayed with checks.
+        state = game.new_initial_state()
+        for index, action in enumerate(sample.history()):
+            try:
+                state.apply_action(action)
+            except ActionError as error:
+                raise InvalidStateError(
+                    f"inconsistent observation: history[{index}]: {error}"
+                ) from None
+        real: Self = state.observation(player)
+        expected = real.to_json()
+        for key, value in expected.items():
+            if obj[key] != value:
+                raise InvalidStateError(f"observation field {key!r} is inconsistent with the rest")
+        return real
+
+    # ----------------------------------------------------------------- views
+
+    def __str__(self) -> str:
+        """What the observer knows, readable: the game's ``render_observation``."""
+        return self.game.render_observation(self)
 
     def __repr__(self) -> str:
         who = "spectator" if self.player is None else f"player {self.player}"

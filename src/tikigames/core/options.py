@@ -4,13 +4,14 @@ A game declares a tuple of :class:`Option`; ``load`` checks every given value (t
 never an int —, range, choices), fills in defaults (a default may depend on options already
 resolved, e.g. Tiki Topple's ``rounds`` on ``players``) and raises :class:`OptionError` naming the
 option at the first problem.
+
+This module is in the core layer: it imports only from :mod:`tikigames.core`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-
-import attrs
+from dataclasses import dataclass
 
 from tikigames.core.errors import OptionError
 
@@ -20,7 +21,7 @@ OptionValue = int | bool | str | None
 DefaultFn = Callable[[Mapping[str, OptionValue]], OptionValue]
 
 
-@attrs.frozen
+@dataclass(frozen=True)
 class Option:
     """One option of a game.
 
@@ -65,6 +66,41 @@ class Option:
             if self.maximum is not None and value > self.maximum:
                 raise OptionError(f"option {self.name!r} must be <= {self.maximum}, not {value}")
         return value
+
+    def parse(self, text: str) -> OptionValue:
+        """The value written ``text`` (as on the command line, ``-o KEY=VALUE``), validated.
+
+        ``none``/``null`` is ``None`` where allowed; a ``bool`` option takes ``true``/``false``
+        (or ``yes``/``no``, ``on``/``off``, ``1``/``0``); an ``int`` option a decimal integer.
+
+        >>> Option("rounds", int, 4, "rounds", minimum=1).parse(" 3 ")
+        3
+        >>> Option("jokers", bool, True, "jokers").parse("off")
+        False
+
+        Raises:
+            OptionError: the text is no value of this option.
+        """
+        lowered = text.strip().lower()
+        if lowered in ("none", "null") and self.allow_none:
+            return None
+        if self.kind is bool:
+            if lowered in ("true", "yes", "1", "on"):
+                return True
+            if lowered in ("false", "no", "0", "off"):
+                return False
+            raise OptionError(f"option {self.name!r} takes true or false, not {text[:40]!r}")
+        if self.kind is int:
+            if len(lowered) > 20:
+                raise OptionError(f"option {self.name!r} takes an integer, not {text[:40]!r}...")
+            try:
+                number = int(lowered)
+            except ValueError:
+                raise OptionError(
+                    f"option {self.name!r} takes an integer, not {text[:40]!r}"
+                ) from None
+            return self.validate(number)
+        return self.validate(text.strip())
 
     def describe_default(self) -> str:
         """The default as the docs show it."""

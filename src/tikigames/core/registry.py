@@ -1,4 +1,7 @@
-"""The registry of games: ``load``, ``GAMES`` and the game-independent JSON loader."""
+"""The registry of games: ``load``, ``GAMES`` and the game-independent JSON loader.
+
+This module is in the core layer: it imports only from :mod:`tikigames.core`.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +14,9 @@ from tikigames.core.state import State
 
 __all__ = ["load", "register", "registered", "state_from_json"]
 
-_GAMES: dict[str, type[Game[Any]]] = {}
+_GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
 
-G = TypeVar("G", bound=type[Game[Any]])
+G = TypeVar("G", bound=type[Game[Any, Any, Any]])
 
 
 def register(cls: G) -> G:
@@ -29,7 +32,7 @@ def registered() -> tuple[str, ...]:
     return tuple(sorted(_GAMES))
 
 
-def load(name: str, **options: Any) -> Game[Any]:
+def load(name: str, **options: Any) -> Game[Any, Any, Any]:
     """The game called ``name`` (exact, lowercase) with ``options``.
 
     >>> import tikigames
@@ -46,7 +49,7 @@ def load(name: str, **options: Any) -> Game[Any]:
     return cls(**options)
 
 
-def state_from_json(data: object) -> State[Any]:
+def state_from_json(data: object) -> State[Any, Any, Any]:
     """Load a state of any game from :meth:`State.to_json` data.
 
     Raises:
@@ -66,5 +69,5 @@ def state_from_json(data: object) -> State[Any]:
         game = cls(**raw)
     except OptionError as error:
         raise InvalidStateError(f"'options': {error}") from None
-    state: State[Any] = game.state_from_json(obj)
+    state: State[Any, Any, Any] = game.state_from_json(obj)
     return state

@@ -2,19 +2,26 @@
 
 Loading never evaluates, unpickles or trusts its input: each field is type-checked here and every
 failure is an :class:`InvalidStateError` naming the field.
+
+This module is in the core layer: it imports only from :mod:`tikigames.core`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tikigames.core.errors import InvalidStateError
+from tikigames.core.errors import InvalidStateError, OptionError
+
+if TYPE_CHECKING:
+    from tikigames.core.game import Game
 
 __all__ = [
     "MAX_HISTORY",
+    "OBSERVATION_FORMAT",
     "STATE_FORMAT",
     "check_fields",
+    "check_game_and_options",
     "expect_int",
     "expect_object",
     "expect_str",
@@ -22,6 +29,7 @@ __all__ = [
 ]
 
 STATE_FORMAT = "tikigames/1"
+OBSERVATION_FORMAT = "tikigames-obs/1"
 #: Longer histories are refused before anything is replayed.
 MAX_HISTORY = 100_000
 
@@ -78,3 +86,18 @@ def expect_str_list(value: object, field: str, max_length: int = MAX_HISTORY) ->
         if not isinstance(item, str):
             raise InvalidStateError(f"{field}[{index}] must be a string, not {type(item).__name__}")
     return value
+
+
+def check_game_and_options(game: Game[Any, Any, Any], obj: Mapping[str, Any]) -> None:
+    """``obj["game"]`` names ``game`` and ``obj["options"]`` (missing ones defaulted) are its
+    options."""
+    name = expect_str(obj["game"], "game")
+    if name != game.name:
+        raise InvalidStateError(f"the data is of game {name[:50]!r}, not {game.name!r}")
+    raw = expect_object(obj.get("options", {}), "'options'")
+    try:
+        options = game.validate_options(raw)
+    except OptionError as error:
+        raise InvalidStateError(f"'options': {error}") from None
+    if options != game.options:
+        raise InvalidStateError(f"'options' {options} differ from this game's {game.options}"[:300])

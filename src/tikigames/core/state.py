@@ -7,6 +7,7 @@ A game subclasses :class:`State` and writes only its rules, as a handful of hook
 ``current_player()``      who acts: a seat, :data:`CHANCE` or :data:`TERMINAL`
 ``_generate_legal()``     the legal actions (chance outcomes at a chance node), sorted by id
 ``chance_outcomes()``     ``(action, probability)`` pairs at a chance node
+``sample_chance(rng)``    optional: a faster draw of the same distribution
 ``_viewer(action)``       for an action with a hidden part: the one seat that sees all of it
 ``_do(action)``           apply a legal action, pushing what ``_undo`` needs on ``self._undo``
 ``_undo_last(action)``    revert the last ``_do``
@@ -14,12 +15,15 @@ A game subclasses :class:`State` and writes only its rules, as a handful of hook
 ``_position_key()``       a hashable tuple of everything ``==`` compares
 ``returns()``             per player
 ``evaluate()``            optional: a heuristic guess of the returns (default: ``returns()``)
-``observation(player)``   the game's :class:`~tikigames.core.observation.Observation`
 ========================  ==============================================================
 
-The base class keeps the history, an undo stack, each player's view of the history (appended on
-apply, popped on undo, so an observation never rebuilds it), and caches the legal actions and the
-hash per state version.
+What is the same in every game is done here from the game's declarations
+(:class:`~tikigames.core.game.Game`): ``observation(player)`` builds the game's
+``observation_class``, ``str(state)`` is the game's ``render_state``. The base class keeps the
+history, an undo stack, each player's view of the history (appended on apply, popped on undo, so
+an observation never rebuilds it), and caches the legal actions and the hash per state version.
+
+This module is in the core layer: it imports only from :mod:`tikigames.core`.
 """
 
 from __future__ import annotations
@@ -44,13 +48,23 @@ if TYPE_CHECKING:
 __all__ = ["State"]
 
 A = TypeVar("A", bound=Action)
+G = TypeVar("G", bound="Game[Any, Any, Any]")
+Obs = TypeVar("Obs", bound="Observation[Any]")
 
 
-class State(ABC, Generic[A]):
+class State(ABC, Generic[A, G, Obs]):
     """One position of a game, with the history that led to it.
+
+    Generic in the game's action class ``A``, game class ``G`` and observation class ``Obs``, so
+    that ``state.game.rules`` and ``state.observation(p)`` have the game's own types.
 
     Create states with :meth:`Game.new_initial_state`, :meth:`Game.state_from_json` or
     :meth:`Game.resample`, never directly.
+
+    >>> import tikigames
+    >>> state = tikigames.load("tiki_topple").new_initial_state()
+    >>> state.current_player() == tikigames.CHANCE, len(state.history())
+    (True, 0)
     """
 
     __slots__ = (
@@ -65,9 +79,9 @@ class State(ABC, Generic[A]):
         "_views",
     )
 
-    def __init__(self, game: Game[Any]) -> None:
+    def __init__(self, game: G) -> None:
         self._game = game
-        self._actions: tuple[A, ...] = game._table.actions
+        self._actions: tuple[A, ...] = game.action_table.actions
         self._action_type: type[A] = type(self._actions[0])
         self._history: list[A] = []
         #: One list per seat, then one for the spectator: each action's text as that one saw it.
@@ -94,9 +108,18 @@ class State(ABC, Generic[A]):
         """``(outcome, probability)`` pairs sorted by id at a chance node, else ``[]``."""
         return []
 
-    def _sample_chance(self, rng: Random) -> A:
-        """A chance outcome drawn with its probability (a game may override this with a faster
-        draw of the same distribution, e.g. for a large uniform one)."""
+    def sample_chance(self, rng: Random) -> A:
+        """At a chance node, one outcome drawn with its probability from ``rng``.
+
+        The draw :func:`tikigames.play` and the bots use. A game may override it with a faster
+        draw of the same distribution (e.g. an index into a large uniform chance node); the
+        default scans :meth:`chance_outcomes`.
+
+        >>> import random, tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> str(state.sample_chance(random.Random(1))).startswith("line ")
+        True
+        """
         outcomes = self.chance_outcomes()
         threshold = rng.random()
         total = 0.0
@@ -132,10 +155,6 @@ class State(ABC, Generic[A]):
         """Per player: all 0 until the game is over, then +1 for each winner and −1 for every
         other player (0 for all on a draw or a win shared by all)."""
 
-    @abstractmethod
-    def observation(self, player: int | None) -> Observation:
-        """What ``player`` knows (``None``: a spectator)."""
-
     def evaluate(self) -> list[float]:
         """A heuristic guess of each player's return from this position, each in [−1, 1].
 
@@ -152,7 +171,7 @@ class State(ABC, Generic[A]):
     # ----------------------------------------------------------------- queries
 
     @property
-    def game(self) -> Game[Any]:
+    def game(self) -> G:
         """The game (its rules and options) this state belongs to."""
         return self._game
 
@@ -176,9 +195,68 @@ class State(ABC, Generic[A]):
         """Every action applied since the initial state, chance outcomes included."""
         return self._history.copy()
 
-    def _seen(self, player: int | None) -> tuple[str, ...]:
-        """The history's texts as ``player`` saw them (``None``: the spectator)."""
-        return tuple(self._views[-1 if player is None else player])
+    def seen_history(self, player: int | None) -> tuple[str, ...]:
+        """Every applied action's text as ``player`` saw it when it was applied (``None``: a
+        spectator): the ``history`` of ``player``'s observation, kept as the game goes, so it
+        costs one copy.
+
+        >>> import random, tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> rng = random.Random(3)
+        >>> for _ in range(3):
+        ...     state.apply_action(state.sample_chance(rng))
+        >>> state.seen_history(1)[1:]
+        ('secret ?', 'secret 17')
+
+        Raises:
+            ValueError: ``player`` is not a seat of the game or ``None``.
+        """
+        seat = self._check_player(player)
+        return tuple(self._views[-1 if seat is None else seat])
+
+    def observation(self, player: int | None) -> Obs:
+        """What ``player`` knows (``None``: a spectator), as the game's observation class.
+
+        >>> import random, tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> state.apply_action(state.sample_chance(random.Random(3)))
+        >>> obs = state.observation(0)
+        >>> obs.player, obs.current_player == tikigames.CHANCE, obs.secret is None
+        (0, True, True)
+
+        Raises:
+            ValueError: ``player`` is not a seat of the game or ``None``.
+        """
+        # The class is the game's declaration, typed there as any observation class.
+        observation_class: Any = self._game.observation_class
+        obs: Obs = observation_class.of(self, self._check_player(player))
+        return obs
+
+    def random_action(self, rng: Random) -> A:
+        """One legal action drawn uniformly from ``rng`` (at a chance node: an outcome drawn
+        with its probability, :meth:`sample_chance`).
+
+        What random rollouts call. The default draws an index into the cached legal list with
+        one ``rng.random()`` (a third of the cost of ``rng.randrange``); a game may override it
+        to avoid building the whole list, drawing from the same uniform distribution.
+
+        >>> import random, tikigames
+        >>> state = tikigames.load("paiko").new_initial_state()
+        >>> state.random_action(random.Random(0)) in state.legal_actions()
+        True
+
+        Raises:
+            IllegalActionError: the game is over.
+        """
+        if self.current_player() == CHANCE:
+            return self.sample_chance(rng)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate_legal()
+        count = len(legal)
+        if not count:
+            raise IllegalActionError("the game is over: there is no action to draw")
+        return legal[min(int(rng.random() * count), count - 1)]
 
     def _check_player(self, player: object, allow_none: bool = True) -> int | None:
         if player is None and allow_none:
@@ -237,6 +315,16 @@ class State(ABC, Generic[A]):
     def apply_action(self, action: A | int) -> None:
         """Apply ``action`` (an action of this game or its id) in place.
 
+        >>> import tikigames
+        >>> state = tikigames.load("paiko").new_initial_state()
+        >>> state.apply_action(state.legal_actions()[0])
+        >>> len(state.history())
+        1
+        >>> state.apply_action(10**6)
+        Traceback (most recent call last):
+        ...
+        tikigames.core.errors.ActionError: paiko has action ids 0..17135, not 1000000
+
         Raises:
             ActionError: not an action of this game (wrong type, id out of range).
             IllegalActionError: not legal now (the game being over included).
@@ -246,10 +334,29 @@ class State(ABC, Generic[A]):
         entry = self._coerce(action)
         if not self._is_legal(entry):
             raise self._illegal(entry)
-        self._apply(entry)
+        self.apply_unchecked(entry)
 
-    def _apply(self, action: A) -> None:
-        """Apply an action known to be legal (the trusted path of replay and resampling)."""
+    def apply_unchecked(self, action: A) -> None:
+        """Apply ``action`` without checking it: the fast path, for callers that know it is
+        legal here.
+
+        ``action`` must be the table's own object (from :meth:`legal_actions`,
+        :meth:`random_action` or :meth:`sample_chance` of this very state, or a state equal to
+        it), and legal now. It is the caller's promise, as with python-chess's ``Board.push``:
+        nothing is coerced and nothing is checked, which saves the id lookup and the binary
+        search in the legal list that :meth:`apply_action` does (and, in a fresh position,
+        generating the legal actions at all). Search bots, resamplers, trusted replays and the
+        bench use it. Broken, the promise leaves the state corrupt: anything may follow,
+        including wrong results later rather than an error now.
+
+        >>> import random, tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> rng = random.Random(0)
+        >>> while not state.is_terminal():
+        ...     state.apply_unchecked(state.random_action(rng))
+        >>> state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+        True
+        """
         hidden = action.hidden
         if hidden is None:
             text = action.text
@@ -268,6 +375,13 @@ class State(ABC, Generic[A]):
     def undo_action(self) -> A:
         """Undo the last action (chance outcomes included) and return it.
 
+        >>> import tikigames
+        >>> state = tikigames.load("paiko").new_initial_state()
+        >>> before = state.clone()
+        >>> state.apply_action(state.legal_actions()[0])
+        >>> state.undo_action() == before.legal_actions()[0], state == before
+        (True, True)
+
         Raises:
             UndoError: the history is empty.
         """
@@ -284,18 +398,28 @@ class State(ABC, Generic[A]):
     def _replay(self, actions: Sequence[A]) -> None:
         """Apply ``actions`` without checking them (they were checked, or built by the engine)."""
         for action in actions:
-            self._apply(action)
+            self.apply_unchecked(action)
 
     # ----------------------------------------------------------------- notation
 
     def parse_action(self, text: str) -> A:
         """The action written ``text`` in the game's notation, if it is legal now.
 
+        >>> import tikigames
+        >>> state = tikigames.load("paiko").new_initial_state()
+        >>> action = state.legal_actions()[0]
+        >>> state.parse_action("  " + str(action).upper()) is action
+        True
+        >>> state.parse_action("castle kingside")
+        Traceback (most recent call last):
+        ...
+        tikigames.core.errors.ActionError: 'castle kingside' is not an action of this game
+
         Raises:
             ActionError: the text names no action of the game.
             IllegalActionError: the action is not legal now.
         """
-        action: A = self._game._table.parse(text)
+        action: A = self._game.action_table.parse(text)
         if not self._is_legal(action):
             raise self._illegal(action)
         return action
@@ -352,6 +476,11 @@ class State(ABC, Generic[A]):
             "position": str(self),
         }
 
+    def __str__(self) -> str:
+        """The whole position, readable (omniscient: secrets included): the game's
+        ``render_state``."""
+        return self._game.render_state(self)
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} after {len(self._history)} actions>"
 
@@ -361,7 +490,7 @@ class State(ABC, Generic[A]):
         return (_rebuild, (self._game, [int(action) for action in self._history]))
 
 
-def _rebuild(game: Game[Any], history: list[int]) -> State[Any]:
-    state: State[Any] = game.new_initial_state()
+def _rebuild(game: Game[Any, Any, Any], history: list[int]) -> State[Any, Any, Any]:
+    state: State[Any, Any, Any] = game.new_initial_state()
     state._replay([state._actions[action] for action in history])
     return state

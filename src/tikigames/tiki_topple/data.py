@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 #: Tiki ids 0–8 in group order A, B, C; the id is the index.
@@ -56,3 +57,15 @@ def score_card(card: int, line: list[int]) -> int:
     if bottom in line[:3]:
         points += POINTS[2]
     return points
+
+
+@dataclass(frozen=True)
+class TikiToppleRules:
+    """The options of a Tiki Topple game, typed (``game.rules``; see the game's options)."""
+
+    players: int
+    rounds: int
+    first_player: int
+    topple_bottom_allowed: bool
+    tiebreak_rounds: int
+    target_score: int | None

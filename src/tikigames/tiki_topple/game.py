@@ -1,19 +1,19 @@
-"""The Tiki Topple game: options and wiring."""
+"""The Tiki Topple game: its options, and the wiring of its parts (the top of the package)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
 from tikigames.core.action import ActionTable
 from tikigames.core.errors import OptionError
 from tikigames.core.game import Game
-from tikigames.core.observation import Observation
 from tikigames.core.options import Option, OptionValue
 from tikigames.core.registry import register
 from tikigames.tiki_topple.actions import TikiToppleAction, build_table
+from tikigames.tiki_topple.data import TikiToppleRules
 from tikigames.tiki_topple.observation import TikiToppleObservation
-from tikigames.tiki_topple.resample import resample
+from tikigames.tiki_topple.render import render_observation, render_state
+from tikigames.tiki_topple.resample import TikiToppleResampler
 from tikigames.tiki_topple.state import TikiToppleState
 
 __all__ = ["TikiTopple"]
@@ -22,7 +22,7 @@ _DEFAULT_ROUNDS = {2: 4, 3: 3, 4: 4}
 
 
 @register
-class TikiTopple(Game[TikiToppleState]):
+class TikiTopple(Game[TikiToppleState, TikiToppleObservation, TikiToppleRules]):
     """Tiki Topple for 2–4 players: steer your secret tikis to the top of the line.
 
     >>> import tikigames
@@ -36,8 +36,12 @@ class TikiTopple(Game[TikiToppleState]):
 
     name = "tiki_topple"
     title = "Tiki Topple"
+    rules_class = TikiToppleRules
     state_class = TikiToppleState
     observation_class = TikiToppleObservation
+    resampler_class = TikiToppleResampler
+    render_state = staticmethod(render_state)
+    render_observation = staticmethod(render_observation)
     option_specs = (
         Option("players", int, 2, "number of players", minimum=2, maximum=4),
         Option(
@@ -82,7 +86,3 @@ class TikiTopple(Game[TikiToppleState]):
 
     def _build_table(self) -> ActionTable[TikiToppleAction]:
         return build_table()
-
-    def _resample(self, obs: Observation, rng: random.Random) -> TikiToppleState:
-        assert isinstance(obs, TikiToppleObservation)
-        return resample(self, obs, rng)

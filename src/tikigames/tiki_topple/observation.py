@@ -4,21 +4,23 @@ being played (every card of a finished round is revealed to all)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.errors import InvalidStateError
 from tikigames.core.observation import Observation
 from tikigames.core.serialization import expect_int
-from tikigames.tiki_topple.data import CARD_NAMES, NUM_SECRETS, TIKIS
+from tikigames.tiki_topple.data import NUM_SECRETS
+from tikigames.tiki_topple.state import TikiToppleState
 
 if TYPE_CHECKING:
-    from tikigames.core.game import Game
-    from tikigames.tiki_topple.state import TikiToppleState
+    from tikigames.tiki_topple.game import TikiTopple
 
-__all__ = ["TikiToppleObservation", "observe"]
+__all__ = ["TikiToppleObservation"]
 
 
-class TikiToppleObservation(Observation):
+@dataclass(frozen=True, kw_only=True, repr=False)
+class TikiToppleObservation(Observation["TikiTopple"]):
     """A Tiki Topple observation.
 
     Attributes:
@@ -35,21 +37,6 @@ class TikiToppleObservation(Observation):
         winners: the winning seats once the game is over, else ``()``.
     """
 
-    __slots__ = (
-        "round",
-        "starter",
-        "seats",
-        "line",
-        "removed",
-        "hands",
-        "scores",
-        "secret",
-        "revealed",
-        "round_points",
-        "winners",
-    )
-    _fields = __slots__
-
     round: int
     starter: int
     seats: tuple[int, ...]
@@ -63,7 +50,23 @@ class TikiToppleObservation(Observation):
     winners: tuple[int, ...]
 
     @classmethod
-    def _knowledge_from_json(cls, game: Game[Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    def _fields_of(cls, state: TikiToppleState, player: int | None) -> dict[str, Any]:
+        return {
+            "round": state.round_number(),
+            "starter": state.starter(),
+            "seats": state.seats(),
+            "line": tuple(state.line()),
+            "removed": tuple(state.toasted()),
+            "hands": tuple(tuple(state.hand(seat)) for seat in range(state.game.num_players)),
+            "scores": tuple(state.scores()),
+            "secret": None if player is None else state.secret(player),
+            "revealed": tuple(state.round_cards()),
+            "round_points": tuple(tuple(points) for points in state.round_scores()),
+            "winners": state.winners(),
+        }
+
+    @classmethod
+    def _knowledge_from_json(cls, game: TikiTopple, data: Mapping[str, Any]) -> dict[str, Any]:
         revealed = data["revealed"]
         if not isinstance(revealed, list) or len(revealed) > 100_000:
             raise InvalidStateError("'revealed' must be a list of rounds")
@@ -78,33 +81,3 @@ class TikiToppleObservation(Observation):
                 )
             )
         return {"revealed": tuple(rounds)}
-
-    def __str__(self) -> str:
-        from tikigames.tiki_topple.render import render_observation
-
-        return render_observation(self)
-
-
-def observe(state: TikiToppleState, player: int | None) -> TikiToppleObservation:
-    """``player``'s observation of ``state``."""
-    secret = state._secrets[player] if player is not None else -1
-    return TikiToppleObservation.of(
-        state,
-        player,
-        round=state._round,
-        starter=state._starter,
-        seats=state._seats,
-        line=tuple(TIKIS[tiki] for tiki in state._line),
-        removed=tuple(TIKIS[tiki] for tiki in state._removed),
-        hands=tuple(
-            tuple(CARD_NAMES[kind] for kind in range(5) for _ in range(hand[kind]))
-            for hand in state._hands
-        ),
-        scores=tuple(state._scores),
-        secret=secret if secret >= 0 else None,
-        revealed=tuple(
-            tuple(card if card >= 0 else None for card in cards) for cards in state._round_cards
-        ),
-        round_points=tuple(state._round_points),
-        winners=state._winners,
-    )

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from tikigames.core.constants import CHANCE, TERMINAL
-from tikigames.tiki_topple.data import CARD_NAMES, COLOURS, POINTS, SECRET_CARDS, TIKIS
-
-if TYPE_CHECKING:
-    from tikigames.tiki_topple.observation import TikiToppleObservation
-    from tikigames.tiki_topple.state import TikiToppleState
+from tikigames.tiki_topple.data import COLOURS, POINTS, SECRET_CARDS, TIKIS
+from tikigames.tiki_topple.observation import TikiToppleObservation
+from tikigames.tiki_topple.state import TikiToppleState
 
 __all__ = ["describe_card", "render_observation", "render_state"]
 
@@ -64,16 +61,13 @@ def _footer(scores: Sequence[int], winners: Sequence[int]) -> list[str]:
 def render_state(state: TikiToppleState) -> str:
     """Everything, secret cards included."""
     n = state.game.num_players
-    rows = [_status(state.current_player(), state._round, state._seats, n)]
-    rows += _line(
-        [TIKIS[tiki] for tiki in state._line], [TIKIS[tiki] for tiki in state._removed], None
-    )
+    rows = [_status(state.current_player(), state.round_number(), state.seats(), n)]
+    rows += _line(state.line(), state.toasted(), None)
     for seat in range(n):
-        card = state._secrets[seat]
-        secret = describe_card(card) if card >= 0 else "-"
-        hand = [CARD_NAMES[kind] for kind in range(5) for _ in range(state._hands[seat][kind])]
-        rows.append(f"Player {seat}: secret {secret}; hand {_hand(hand)}")
-    rows += _footer(state._scores, state._winners)
+        card = state.secret(seat)
+        secret = describe_card(card) if card is not None else "-"
+        rows.append(f"Player {seat}: secret {secret}; hand {_hand(state.hand(seat))}")
+    rows += _footer(state.scores(), state.winners())
     return "\n".join(rows)
 
 

@@ -1,10 +1,13 @@
 """Resampling a Tiki Topple state from an observation.
 
-The only hidden information is the other players' secret cards of the round being played. The
-observed history is replayed; each hidden deal of a finished round takes the revealed card, and
-each hidden deal of the current round a card drawn uniformly from the deck as it stands, less the
-cards the observer has seen dealt this round. Drawing in deal order without replacement makes every
-consistent assignment of distinct cards equally likely — exactly the deal's own distribution.
+The only hidden information is the other players' secret cards of the round being played. Each
+hidden deal of a finished round takes the revealed card, and each hidden deal of the current
+round a card drawn uniformly from the deck as it stands, less the cards the observer has seen
+dealt this round. Drawing in deal order without replacement makes every consistent assignment
+of distinct cards equally likely — exactly the deal's own distribution.
+
+Everything before the current round's first hidden deal is the same in every world, so the
+resampler replays it once, when it is built, and each draw clones that and replays the rest.
 """
 
 from __future__ import annotations
@@ -12,50 +15,88 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from tikigames.core.action import ActionTable
 from tikigames.core.errors import ActionError, InvalidStateError
-from tikigames.tiki_topple.actions import SECRET_BASE
-from tikigames.tiki_topple.data import NUM_SECRETS
+from tikigames.core.resample import Resampler
+from tikigames.tiki_topple.actions import SECRET_BASE, TikiToppleAction
+from tikigames.tiki_topple.observation import TikiToppleObservation
+from tikigames.tiki_topple.state import TikiToppleState
 
 if TYPE_CHECKING:
     from tikigames.tiki_topple.game import TikiTopple
-    from tikigames.tiki_topple.observation import TikiToppleObservation
-    from tikigames.tiki_topple.state import TikiToppleState
 
-__all__ = ["resample"]
+__all__ = ["TikiToppleResampler"]
 
 HIDDEN_SECRET = "secret ?"
 
 
-def resample(game: TikiTopple, obs: TikiToppleObservation, rng: random.Random) -> TikiToppleState:
-    """A state drawn from those consistent with ``obs`` (see the module's docstring)."""
-    history = obs.history
-    table = game._table
-    round_start = max((i for i, text in enumerate(history) if text.startswith("line ")), default=0)
-    seen_this_round = 0
-    for text in history[round_start:]:
-        if text.startswith("secret ") and text != HIDDEN_SECRET:
-            seen_this_round |= 1 << table.parse(text).card
-    state = game.new_initial_state()
-    for index, text in enumerate(history):
-        try:
-            if text == HIDDEN_SECRET:
-                if not state.is_chance_node() or state._deal >= len(state._seats):
-                    raise InvalidStateError("no secret card is dealt here")
-                finished = len(state._round_cards)
-                if finished < len(obs.revealed):
-                    card = obs.revealed[finished][state._seats[state._deal]]
-                    if card is None:
-                        raise InvalidStateError(f"round {finished + 1}'s cards are not revealed")
-                    action = state._actions[SECRET_BASE + card]
-                else:
-                    free = state._deck & ~seen_this_round
-                    cards = [card for card in range(NUM_SECRETS) if free >> card & 1]
-                    if not cards:
-                        raise InvalidStateError("no card is left to deal")
-                    action = state._actions[SECRET_BASE + rng.choice(cards)]
+class TikiToppleResampler(Resampler["TikiTopple", TikiToppleObservation, TikiToppleState]):
+    """Draws Tiki Topple states consistent with one observation (see the module's docstring).
+
+    Raises:
+        InvalidStateError: (when built) the observation's history is no history of the game.
+    """
+
+    def __init__(self, game: TikiTopple, obs: TikiToppleObservation) -> None:
+        super().__init__(game, obs)
+        history = obs.history
+        table: ActionTable[TikiToppleAction] = game.action_table
+        self._table = table
+        round_start = max(
+            (i for i, text in enumerate(history) if text.startswith("line ")), default=0
+        )
+        seen = 0
+        for text in history[round_start:]:
+            if text.startswith("secret ") and text != HIDDEN_SECRET:
+                seen |= 1 << _parse(table, text, 0).card
+        #: The cards the observer saw dealt this round: no hidden deal can be one of them.
+        self._seen = seen
+        state = game.new_initial_state()
+        #: The rest of the history after the shared prefix: an action, or ``None`` for a
+        #: hidden deal of the current round.
+        self._rest: list[TikiToppleAction | None] = []
+        finished_rounds = len(obs.revealed)
+        for index, text in enumerate(history):
+            if not self._rest and text == HIDDEN_SECRET:
+                if len(state.round_cards()) < finished_rounds:
+                    state.apply_unchecked(self._revealed_deal(state, index))
+                    continue
+                self._rest.append(None)  # the first hidden deal of the unfinished round
+            elif self._rest:
+                self._rest.append(None if text == HIDDEN_SECRET else _parse(table, text, index))
             else:
-                action = table.parse(text)
-            state._apply(action)  # trusted: Game.observation_from_json re-checks claimed data
-        except ActionError as error:
-            raise InvalidStateError(f"history[{index}]: {error}") from None
-    return state
+                # Trusted replay: Observation.from_json re-checks the samples of claimed data.
+                state.apply_unchecked(_parse(table, text, index))
+        self._prefix = state
+
+    def _revealed_deal(self, state: TikiToppleState, index: int) -> TikiToppleAction:
+        """A hidden deal of a finished round: the card revealed at its end."""
+        seat = state.dealing_seat()
+        if seat is None:
+            raise InvalidStateError(f"history[{index}]: no secret card is dealt here")
+        finished = len(state.round_cards())
+        card = self.obs.revealed[finished][seat]
+        if card is None:
+            raise InvalidStateError(f"round {finished + 1}'s cards are not revealed")
+        return self._table[SECRET_BASE + card]
+
+    def draw(self, rng: random.Random) -> TikiToppleState:
+        state = self._prefix.clone()
+        table = self._table
+        for step in self._rest:
+            if step is None:
+                if state.dealing_seat() is None:
+                    raise InvalidStateError("no secret card is dealt here")
+                cards = [card for card in state.deck() if not self._seen >> card & 1]
+                if not cards:
+                    raise InvalidStateError("no card is left to deal")
+                step = table[SECRET_BASE + rng.choice(cards)]
+            state.apply_unchecked(step)
+        return state
+
+
+def _parse(table: ActionTable[TikiToppleAction], text: str, index: int) -> TikiToppleAction:
+    try:
+        return table.parse(text)
+    except ActionError as error:
+        raise InvalidStateError(f"history[{index}]: {error}") from None

@@ -23,6 +23,7 @@ from tikigames.tiki_topple.actions import (
 )
 from tikigames.tiki_topple.data import (
     ALL_SECRETS,
+    CARD_NAMES,
     NUM_SECRETS,
     NUM_TIKIS,
     TIKIS,
@@ -34,7 +35,7 @@ from tikigames.tiki_topple.data import (
 
 if TYPE_CHECKING:
     from tikigames.tiki_topple.game import TikiTopple
-    from tikigames.tiki_topple.observation import TikiToppleObservation
+    from tikigames.tiki_topple.observation import TikiToppleObservation  # noqa: F401 (base class)
 
 __all__ = ["TikiToppleState"]
 
@@ -45,8 +46,24 @@ _LINE, _SECRET, _PLAY, _OVER = range(4)
 _FINAL_LINE = 3
 
 
-class TikiToppleState(State[TikiToppleAction]):
-    """A Tiki Topple position. See the game's docs page for the rules and the notation."""
+class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservation"]):
+    """A Tiki Topple position. See the game's docs page for the rules and the notation.
+
+    Beside the :class:`~tikigames.core.state.State` interface, the position can be read with
+    the accessors below (the whole position, secrets included: a program that must not see the
+    secrets reads an observation instead). The observation, the text rendering and the
+    resampler read the state through them.
+
+    >>> import random, tikigames
+    >>> state = tikigames.load("tiki_topple").new_initial_state()
+    >>> rng = random.Random(3)
+    >>> for _ in range(3):
+    ...     state.apply_action(state.sample_chance(rng))
+    >>> state.round_number(), state.current_player(), state.hand(0)
+    (1, 0, ['up1', 'up1', 'up2', 'up3', 'topple', 'toast', 'toast'])
+    >>> state.line()[:3], state.secret(1)
+    (['lokahi', 'nui', 'akamai'], 17)
+    """
 
     __slots__ = (
         "_deal",
@@ -73,9 +90,9 @@ class TikiToppleState(State[TikiToppleAction]):
 
     def __init__(self, game: TikiTopple) -> None:
         super().__init__(game)
-        options = game.options
+        rules = game.rules
         self._players: int = game.num_players
-        self._topple_bottom = bool(options["topple_bottom_allowed"])
+        self._topple_bottom = rules.topple_bottom_allowed
         n = self._players
         self._phase = _LINE
         self._line: list[int] = list(range(NUM_TIKIS))
@@ -85,9 +102,7 @@ class TikiToppleState(State[TikiToppleAction]):
         self._player = -1
         self._round = 1
         self._tiebreaks = 0
-        first = options["first_player"]
-        assert isinstance(first, int)
-        self._starter = first
+        self._starter = rules.first_player
         self._seats: tuple[int, ...] = tuple(range(n))
         self._secrets: list[int] = [-1] * n
         self._deal = 0
@@ -146,7 +161,7 @@ class TikiToppleState(State[TikiToppleAction]):
             return [(actions[SECRET_BASE + card], p) for card in cards]
         return []
 
-    def _sample_chance(self, rng: Random) -> TikiToppleAction:
+    def sample_chance(self, rng: Random) -> TikiToppleAction:
         # Both chance events are uniform: draw an index instead of scanning the outcomes.
         if self._phase == _LINE:
             return self._actions[LINE_BASE + rng.randrange(NUM_LINES)]
@@ -161,6 +176,8 @@ class TikiToppleState(State[TikiToppleAction]):
     def _full_hand(self) -> tuple[int, int, int, int, int]:
         return full_hand(len(self._seats))
 
+    # ----------------------------------------------------------------- reading the position
+
     def scores(self) -> list[int]:
         """Each player's game total so far (rounds already finished)."""
         return self._scores.copy()
@@ -172,6 +189,50 @@ class TikiToppleState(State[TikiToppleAction]):
     def line(self) -> list[str]:
         """The tikis still in the line, top first (before the first setup: the group order)."""
         return [TIKIS[tiki] for tiki in self._line]
+
+    def toasted(self) -> list[str]:
+        """The tikis toasted this round, in order."""
+        return [TIKIS[tiki] for tiki in self._removed]
+
+    def round_number(self) -> int:
+        """The round being played (1-based; tiebreak rounds continue the count)."""
+        return self._round
+
+    def starter(self) -> int:
+        """The seat that starts this round."""
+        return self._starter
+
+    def seats(self) -> tuple[int, ...]:
+        """The seats taking part in this round (all of them, except in a tiebreak)."""
+        return self._seats
+
+    def hand(self, seat: int) -> list[str]:
+        """``seat``'s remaining action cards, in card order (``up1`` … ``toast``)."""
+        counts = self._hands[seat]
+        return [CARD_NAMES[kind] for kind in range(5) for _ in range(counts[kind])]
+
+    def secret(self, seat: int) -> int | None:
+        """``seat``'s secret card this round (an id 0–26), or ``None`` before it is dealt or
+        when the seat sits the round out."""
+        card = self._secrets[seat]
+        return card if card >= 0 else None
+
+    def round_cards(self) -> list[tuple[int | None, ...]]:
+        """Per finished round, each seat's secret card (``None`` for a seat that sat out)."""
+        return [tuple(c if c >= 0 else None for c in cards) for cards in self._round_cards]
+
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over, else ``()``."""
+        return self._winners
+
+    def dealing_seat(self) -> int | None:
+        """The seat the next secret card goes to, at a secret-card chance node; else ``None``."""
+        return self._seats[self._deal] if self._phase == _SECRET else None
+
+    def deck(self) -> list[int]:
+        """The secret cards left in the deck, by id (the rest are dealt or set aside)."""
+        deck = self._deck
+        return [card for card in range(NUM_SECRETS) if deck >> card & 1]
 
     def returns(self) -> list[float]:
         if self._phase != _OVER:
@@ -279,16 +340,13 @@ class TikiToppleState(State[TikiToppleAction]):
         self._round_cards.append(tuple(self._secrets))
         self._round_points.append(tuple(points))
         self._prev_cards = sum(1 << card for card in self._secrets if card >= 0)
-        game_options = self._game.options
-        target = game_options["target_score"]
+        rules = self._game.rules
+        target = rules.target_score
         if self._tiebreaks or len(self._seats) < n:
             deciding = True
         elif target is None:
-            rounds = game_options["rounds"]
-            assert isinstance(rounds, int)
-            deciding = self._round >= rounds
+            deciding = self._round >= rules.rounds
         else:
-            assert isinstance(target, int)
             deciding = max(self._scores) >= target
         self._round += 1
         self._player = -1
@@ -299,9 +357,7 @@ class TikiToppleState(State[TikiToppleAction]):
             return
         best = max(self._scores)
         tied = tuple(seat for seat in range(n) if self._scores[seat] == best)
-        limit = game_options["tiebreak_rounds"]
-        assert isinstance(limit, int)
-        if len(tied) == 1 or self._tiebreaks >= limit:
+        if len(tied) == 1 or self._tiebreaks >= rules.tiebreak_rounds:
             self._winners = tied
             self._phase = _OVER
             self._round -= 1
@@ -326,6 +382,14 @@ class TikiToppleState(State[TikiToppleAction]):
             self._round, self._tiebreaks, self._starter, self._seats, self._secrets,
             self._deal, self._deck, self._prev_cards, self._scores, finished, self._winners,
         ) = snapshot  # fmt: skip
+        # The snapshot stays in the undo records that clones share: take copies of its lists,
+        # never the lists themselves, or one clone's later moves would change another's past.
+        self._line = self._line.copy()
+        self._removed = self._removed.copy()
+        self._hands = [hand.copy() for hand in self._hands]
+        self._left = self._left.copy()
+        self._secrets = self._secrets.copy()
+        self._scores = self._scores.copy()
         del self._round_cards[finished:]
         del self._round_points[finished:]
 
@@ -360,15 +424,3 @@ class TikiToppleState(State[TikiToppleAction]):
             self._starter, self._seats, tuple(self._secrets), self._deal, self._deck,
             self._prev_cards, tuple(self._scores), tuple(self._round_cards), self._winners,
         )  # fmt: skip
-
-    # ----------------------------------------------------------------- views
-
-    def observation(self, player: int | None) -> TikiToppleObservation:
-        from tikigames.tiki_topple.observation import observe
-
-        return observe(self, self._check_player(player))
-
-    def __str__(self) -> str:
-        from tikigames.tiki_topple.render import render_state
-
-        return render_state(self)

@@ -1,9 +1,13 @@
-"""The :class:`Bot` protocol: bots act on observations, never on states."""
+"""The :class:`Bot` protocol: bots act on observations, never on states.
+
+The protocol is in the core layer because :func:`tikigames.play` (the one play loop) drives bots;
+the bots themselves live above it, in :mod:`tikigames.bots`.
+"""
 
 from __future__ import annotations
 
 import random
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from tikigames.core.action import Action
 from tikigames.core.observation import Observation
@@ -20,6 +24,6 @@ class Bot(Protocol):
     a seeded game is reproducible.
     """
 
-    def act(self, obs: Observation, rng: random.Random) -> Action:
+    def act(self, obs: Observation[Any], rng: random.Random) -> Action:
         """The action to play, one of ``obs.legal_actions()``."""
         ...

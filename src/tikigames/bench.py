@@ -15,7 +15,6 @@ import time
 from typing import Any
 
 from tikigames.core.game import Game
-from tikigames.core.play import sample_chance
 from tikigames.core.state import State
 
 __all__ = ["bench_game"]
@@ -23,14 +22,7 @@ __all__ = ["bench_game"]
 _INTO_GAME = 50
 
 
-def _random_action(state: State[Any], rng: random.Random) -> Any:
-    if state.is_chance_node():
-        return sample_chance(state, rng)
-    legal = state.legal_actions()
-    return legal[rng.randrange(len(legal))]
-
-
-def _playouts(game: Game[Any], rng: random.Random, seconds: float) -> tuple[float, float]:
+def _playouts(game: Game[Any, Any, Any], rng: random.Random, seconds: float) -> tuple[float, float]:
     """Actions/s over whole random games, and the mean game length."""
     actions = games = 0
     start = time.perf_counter()
@@ -39,7 +31,7 @@ def _playouts(game: Game[Any], rng: random.Random, seconds: float) -> tuple[floa
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
+                state.apply_action(state.sample_chance(rng))
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
@@ -49,19 +41,21 @@ def _playouts(game: Game[Any], rng: random.Random, seconds: float) -> tuple[floa
     return actions / elapsed, actions / max(games, 1)
 
 
-def _positions(game: Game[Any], rng: random.Random, count: int) -> list[State[Any]]:
+def _positions(
+    game: Game[Any, Any, Any], rng: random.Random, count: int
+) -> list[State[Any, Any, Any]]:
     """``count`` positions sampled along random games."""
-    positions: list[State[Any]] = []
+    positions: list[State[Any, Any, Any]] = []
     while len(positions) < count:
         state = game.new_initial_state()
         while not state.is_terminal() and len(positions) < count:
             if rng.random() < 0.2:
                 positions.append(state.clone())
-            state.apply_action(_random_action(state, rng))
+            state.apply_unchecked(state.random_action(rng))
     return positions
 
 
-def _apply_undo(game: Game[Any], rng: random.Random, seconds: float) -> float:
+def _apply_undo(game: Game[Any, Any, Any], rng: random.Random, seconds: float) -> float:
     positions = _positions(game, rng, 200)
     pairs = 0
     start = time.perf_counter()
@@ -75,13 +69,13 @@ def _apply_undo(game: Game[Any], rng: random.Random, seconds: float) -> float:
     return pairs / (time.perf_counter() - start)
 
 
-def _into_game(game: Game[Any], rng: random.Random) -> State[Any]:
+def _into_game(game: Game[Any, Any, Any], rng: random.Random) -> State[Any, Any, Any]:
     while True:
-        state: State[Any] = game.new_initial_state()
+        state: State[Any, Any, Any] = game.new_initial_state()
         for _ in range(_INTO_GAME):
             if state.is_terminal():
                 break
-            state.apply_action(_random_action(state, rng))
+            state.apply_unchecked(state.random_action(rng))
         else:
             return state
 
@@ -97,7 +91,7 @@ def _per_call_us(call: Any, seconds: float) -> float:
     return (time.perf_counter() - start) / calls * 1e6
 
 
-def bench_game(game: Game[Any], seconds: float = 2.0, seed: int = 0) -> dict[str, float]:
+def bench_game(game: Game[Any, Any, Any], seconds: float = 2.0, seed: int = 0) -> dict[str, float]:
     """Measure ``game`` for about ``5 * seconds`` in all, and return the figures."""
     rng = random.Random(seed)
     actions_per_s, game_length = _playouts(game, rng, seconds)

@@ -22,15 +22,13 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tikigames.core.action import Action
+from tikigames.core.bot import Bot
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
 from tikigames.core.play import play
-
-if TYPE_CHECKING:
-    from tikigames.bots.base import Bot
 
 __all__ = ["ArenaResult", "BotRecord", "GameRecord", "arena", "game_seed", "wilson"]
 
@@ -42,7 +40,7 @@ def wilson(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion (95% by default): unlike the normal
     approximation it stays inside [0, 1] and is sound for rates near 0 or 1 and few trials.
 
-    >>> from tikigames.core.arena import wilson
+    >>> from tikigames.arena import wilson
     >>> low, high = wilson(45, 50)
     >>> round(low, 3), round(high, 3)
     (0.786, 0.957)
@@ -198,7 +196,7 @@ class ArenaResult:
         elapsed: wall time in seconds (not compared).
     """
 
-    game: Game[Any]
+    game: Game[Any, Any, Any]
     seed: int
     lineup: tuple[str, ...]
     bots: tuple[BotRecord, ...]
@@ -293,7 +291,7 @@ class _Timed:
         self.moves = 0
         self.seconds = 0.0
 
-    def act(self, obs: Observation, rng: random.Random) -> Action:
+    def act(self, obs: Observation[Any], rng: random.Random) -> Action:
         start = time.perf_counter()
         action = self.bot.act(obs, rng)
         self.seconds += time.perf_counter() - start
@@ -308,12 +306,14 @@ class _Timed:
 _WORKER: dict[str, Any] = {}
 
 
-def _setup(game: Game[Any], lineup: Sequence[Bot], labels: Sequence[str], seed: int) -> None:
+def _setup(
+    game: Game[Any, Any, Any], lineup: Sequence[Bot], labels: Sequence[str], seed: int
+) -> None:
     _WORKER.update(game=game, lineup=tuple(lineup), labels=tuple(labels), seed=seed)
 
 
 def _play_one(index: int) -> GameRecord:
-    game: Game[Any] = _WORKER["game"]
+    game: Game[Any, Any, Any] = _WORKER["game"]
     lineup: tuple[Bot, ...] = _WORKER["lineup"]
     labels: tuple[str, ...] = _WORKER["labels"]
     n = len(lineup)
@@ -367,7 +367,7 @@ def _summarise(labels: Sequence[str], records: Sequence[GameRecord]) -> tuple[Bo
 
 
 def arena(
-    game: Game[Any],
+    game: Game[Any, Any, Any],
     bots: Sequence[Bot],
     games: int = 100,
     workers: int = 1,
