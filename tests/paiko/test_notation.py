@@ -39,7 +39,7 @@ RANGES = [
 
 
 def action(text: str) -> PaikoAction:
-    found = GAME.table.parse(text)
+    found = GAME.action_table.parse(text)
     assert isinstance(found, PaikoAction)
     return found
 

@@ -14,7 +14,7 @@ import pytest
 
 import tikigames
 from tikigames import ActionError, IllegalActionError, OptionError
-from tikigames.paiko import Paiko, PaikoAction, PaikoState, data
+from tikigames.paiko import PaikoAction, PaikoState, data
 from tikigames.paiko.actions import PaikoTable
 from tikigames.paiko.data import (
     BLACK,
@@ -61,9 +61,7 @@ def play(texts: list[str], **options: Any) -> PaikoState:
 
 def table(state: PaikoState) -> PaikoTable:
     """The game's action table, which parses any text of an action, legal now or not."""
-    game = state.game
-    assert isinstance(game, Paiko)
-    return game.table
+    return state.game.action_table
 
 
 def legal(state: PaikoState) -> set[str]:
@@ -884,7 +882,7 @@ def test_two_passes_in_a_row_draw() -> None:
     state = replay(PASS_AT + 1)
     passed = state.game.actions()[-1]
     assert isinstance(passed, PaikoAction) and passed.text == "pass"
-    state._apply(passed)
+    state.apply_unchecked(passed)
     assert state.is_terminal() and state.returns() == [0.0, 0.0]
     assert state.observation(None).passes == 2 and state.observation(None).winner is None
     state.undo_action()

@@ -42,15 +42,21 @@ from tikigames.paiko.data import (
     COVER,
     COVER_SETS,
     DRAFT_ORDER,
+    DRAFTING,
     EARTH,
     FACED,
     FACINGS,
     FIRE,
     FIRE_REACH,
+    FOLLOW_UP,
     LOTUS,
     NUM_SQUARES,
     NUM_TILES,
     OPEN_SQUARES,
+    OVER,
+    PHASE_NAMES,
+    PICKING,
+    PLAYING,
     REGION,
     SAI,
     SHIFT_RANGE,
@@ -73,13 +79,9 @@ from tikigames.paiko.maps import BLOCKED, PaikoMaps
 
 if TYPE_CHECKING:
     from tikigames.paiko.game import Paiko
-    from tikigames.paiko.observation import PaikoObservation
+    from tikigames.paiko.observation import PaikoObservation  # noqa: F401 (base class)
 
 __all__ = ["PaikoState"]
-
-# Phases.
-DRAFTING, PLAYING, FOLLOW_UP, PICKING, OVER = range(5)
-PHASE_NAMES = ("draft", "play", "follow-up", "picks", "over")
 
 #: Where the board stores "no tile".
 EMPTY = -1
@@ -89,8 +91,25 @@ MOBILE = tuple(SHIFT_RANGE[kind >> 2] > 0 for kind in range(NUM_TILES * 4))
 PLAIN = tuple(kind >> 2 in (SWORD, BOW, EARTH) for kind in range(NUM_TILES * 4))
 
 
-class PaikoState(State[PaikoAction]):
-    """A Paikō position. See the game's docs page for the rules and the notation."""
+class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
+    """A Paikō position. See the game's docs page for the rules and the notation.
+
+    Beside the :class:`~tikigames.core.state.State` interface, the position can be read with
+    the accessors below (Paikō hides nothing: they show what every player sees). The
+    observation, the text rendering and the resampler read the state through them.
+
+    >>> import tikigames
+    >>> state = tikigames.load("paiko").new_initial_state()
+    >>> white = ["sword", "sword", "fire", "fire", "fire", "sai", "sai"]
+    >>> black = ["bow"] * 3 + ["sword"] * 3 + ["earth"] * 3
+    >>> for tile in white + black + ["water"]:
+    ...     state.apply_action(state.parse_action("draft " + tile))
+    >>> state.phase(), state.turn(), state.hand(0)
+    ('play', 0, ['sai', 'sai', 'sword', 'sword', 'fire', 'fire', 'fire', 'water'])
+    >>> state.apply_action(state.parse_action("sword@g6:N"))
+    >>> state.board(), state.scores(), state.threat(1, "g7")
+    ([('g6', 0, 'sword', 'N')], [0, 0], 1)
+    """
 
     __slots__ = (
         "_board",
@@ -118,14 +137,12 @@ class PaikoState(State[PaikoAction]):
 
     def __init__(self, game: Paiko) -> None:
         super().__init__(game)
-        options = game.options
-        limit, max_turns = options["move_limit"], options["max_turns"]
-        assert isinstance(limit, (int, type(None))) and isinstance(max_turns, (int, type(None)))
+        rules = game.rules
         #: The repetition limit (0: none), the turn limit (0: none), and ``draw_exact``.
-        self._limit: int = limit or 0
-        self._max_turns: int = max_turns or 0
-        self._exact = bool(options["draw_exact"])
-        self._lk: PaikoTable = game.table
+        self._limit: int = rules.move_limit or 0
+        self._max_turns: int = rules.max_turns or 0
+        self._exact = rules.draw_exact
+        self._lk: PaikoTable = game.action_table
         self._board: list[int] = [EMPTY] * NUM_SQUARES
         self._maps = PaikoMaps()
         self._tiles: list[set[int]] = [set(), set()]
@@ -178,14 +195,32 @@ class PaikoState(State[PaikoAction]):
         lead = math.tanh((score[0] - score[1] + (lost[1] - lost[0]) / 2) / 6)
         return [lead, -lead]
 
-    def scores(self) -> list[int]:
-        """Each player's points now: their non-Lotus tiles on the board, 1 in a middleground,
-        2 in the opponent's homeground."""
-        return self._score.copy()
+    # ----------------------------------------------------------------- reading the position
 
-    def lost(self) -> list[int]:
-        """How many tiles each player has had captured."""
-        return self._lost.copy()
+    def phase(self) -> str:
+        """The phase: ``"draft"``, ``"play"``, ``"follow-up"`` (a deployed Sai may still shift
+        or turn), ``"picks"`` (the captured player picks tiles for the capturer) or ``"over"``."""
+        return PHASE_NAMES[self._phase]
+
+    def board(self) -> list[tuple[str, int, str, str]]:
+        """Each tile on the board as ``(square, player, tile, facing)``, in square order
+        (reading order as White sees the board)."""
+        board = self._board
+        pieces = [(s, board[s]) for s in sorted(self._tiles[0] | self._tiles[1])]
+        return [(SQUARE_NAMES[s], p >> 5, TILES[p >> 2 & 7], FACINGS[p & 3]) for s, p in pieces]
+
+    def tile_at(self, square: str) -> tuple[int, str, str] | None:
+        """``(player, tile, facing)`` of the tile on ``square`` (e.g. ``"e5"``), or ``None``."""
+        piece = self._board[_square(square)]
+        if piece < 0:
+            return None
+        return piece >> 5, TILES[piece >> 2 & 7], FACINGS[piece & 3]
+
+    def squares(self, player: int) -> list[str]:
+        """The squares of ``player``'s tiles on the board, in square order."""
+        seat = self._check_player(player, allow_none=False)
+        assert seat is not None
+        return [SQUARE_NAMES[s] for s in sorted(self._tiles[seat])]
 
     def hand(self, player: int) -> list[str]:
         """``player``'s hand, tile names in canonical order."""
@@ -199,12 +234,42 @@ class PaikoState(State[PaikoAction]):
         assert seat is not None
         return _names(self._reserve[seat])
 
-    def tile_at(self, square: str) -> tuple[int, str, str] | None:
-        """``(player, tile, facing)`` of the tile on ``square`` (e.g. ``"e5"``), or ``None``."""
-        piece = self._board[_square(square)]
-        if piece < 0:
-            return None
-        return piece >> 5, TILES[piece >> 2 & 7], FACINGS[piece & 3]
+    def scores(self) -> list[int]:
+        """Each player's points now: their non-Lotus tiles on the board, 1 in a middleground,
+        2 in the opponent's homeground."""
+        return self._score.copy()
+
+    def lost(self) -> list[int]:
+        """How many tiles each player has had captured."""
+        return self._lost.copy()
+
+    def turn(self) -> int:
+        """How many turns have been played since the draft (a pass is a turn; a Sai's deploy
+        and its follow-up are one, with the picks of its captures)."""
+        return self._turns
+
+    def passes(self) -> int:
+        """How many passes in a row have just been played (two end the game)."""
+        return self._passes
+
+    def last_moved(self) -> list[tuple[str | None, int]]:
+        """Per player, ``(square, count)``: the tile moved on their last turn and on how many of
+        their turns in a row it moved (``(None, 0)`` when none did, or when ``move_limit`` is
+        off, which needs no count)."""
+        last, count = self._last, self._count
+        return [(SQUARE_NAMES[last[p]] if last[p] >= 0 else None, count[p]) for p in (0, 1)]
+
+    def pending_sai(self) -> str | None:
+        """The square of a deployed Sai awaiting its follow-up, else ``None``."""
+        return SQUARE_NAMES[self._sai] if self._sai >= 0 else None
+
+    def picks(self) -> int:
+        """How many tiles the captured player has still to pick for the capturer."""
+        return self._picks
+
+    def winner(self) -> int | None:
+        """The winner once the game is over; ``None`` before, and for a draw."""
+        return self._winner if self._phase == OVER and self._winner >= 0 else None
 
     def threat(self, player: int, square: str) -> int:
         """The threat a tile of ``player`` on ``square`` suffers (or would): the opponent's
@@ -219,12 +284,6 @@ class PaikoState(State[PaikoAction]):
         seat = self._check_player(player, allow_none=False)
         assert seat is not None
         return int(self._maps.cover[seat][_square(square)] > 0)
-
-    def squares(self, player: int) -> list[str]:
-        """The squares of ``player``'s tiles on the board, in square order."""
-        seat = self._check_player(player, allow_none=False)
-        assert seat is not None
-        return [SQUARE_NAMES[s] for s in sorted(self._tiles[seat])]
 
     def maps(self) -> PaikoMaps:
         """A copy of the threat, cover, support and danger maps every legality test reads (see
@@ -665,18 +724,6 @@ class PaikoState(State[PaikoAction]):
             self._step, self._mover, tuple(self._last), tuple(self._count), self._passes,
             self._turns, self._sai, self._picks, self._winner,
         )  # fmt: skip
-
-    # ----------------------------------------------------------------- views
-
-    def observation(self, player: int | None) -> PaikoObservation:
-        from tikigames.paiko.observation import observe
-
-        return observe(self, self._check_player(player))
-
-    def __str__(self) -> str:
-        from tikigames.paiko.render import render_state
-
-        return render_state(self)
 
 
 def _names(counts: list[int]) -> list[str]:
