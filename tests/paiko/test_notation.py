@@ -6,6 +6,7 @@ import pytest
 
 import tikigames
 from tikigames import ActionError, IllegalActionError
+from tikigames.paiko import Paiko
 from tikigames.paiko.actions import (
     DEPLOY,
     DRAFT,
@@ -21,6 +22,7 @@ from tikigames.paiko.actions import (
 from tikigames.paiko.data import SQUARE_INDEX, TILE_INDEX
 
 GAME = tikigames.load("paiko")
+assert isinstance(GAME, Paiko)
 
 #: The docs' action table: kind, first id, last id.
 RANGES = [
@@ -37,7 +39,7 @@ RANGES = [
 
 
 def action(text: str) -> PaikoAction:
-    found = GAME._table.parse(text)
+    found = GAME.action_table.parse(text)
     assert isinstance(found, PaikoAction)
     return found
 
@@ -128,10 +130,3 @@ def test_legal_and_illegal_at_the_start() -> None:
     with pytest.raises(ActionError):
         state.apply_action(tikigames.load("tiki_topple").actions()[0])
     assert state.history() == []
-
-
-def test_nothing_is_hidden() -> None:
-    assert all(a.hidden is None for a in GAME.actions())
-    state = GAME.new_initial_state()
-    for player in (0, 1, None):
-        assert state.action_to_string(0, player) == "draft sai"

@@ -266,6 +266,5 @@ def test_engine_agrees_with_the_literal_rules(seed: int, options: dict[str, Any]
     while state.history():
         state.undo_action()
     assert state == fresh
-    assert state._against == fresh._against and state._cover == fresh._cover
-    assert state._support == fresh._support and state._score == fresh._score
-    assert state._danger == fresh._danger and state._tiles == fresh._tiles
+    assert state.maps() == fresh.maps() and state.scores() == fresh.scores()
+    assert state.squares(0) == fresh.squares(0) == [] and state.squares(1) == fresh.squares(1) == []

@@ -122,11 +122,13 @@ class PaikoTable(ActionTable[PaikoAction]):
         redeploys: ``redeploys[src][dst]``: the redeploy action, or ``None``.
         turns_from: ``turns_from[square][facing]``: the 3 turns to the other facings.
         stay, pass_: the two single actions.
+        reach_memo: the memo of :meth:`reached` by key. The engine's hottest loop reads it
+            directly (``reach_memo.get(key)``, then :meth:`reached` on a miss) to save a call
+            per tile; only :meth:`reached` writes it.
     """
 
     __slots__ = (
         "_draw_cache",
-        "_reach_cache",
         "_reached_cache",
         "deploys",
         "drafts",
@@ -135,6 +137,7 @@ class PaikoTable(ActionTable[PaikoAction]):
         "gives",
         "near",
         "pass_",
+        "reach_memo",
         "redeploys",
         "stay",
         "turns",
@@ -152,9 +155,14 @@ class PaikoTable(ActionTable[PaikoAction]):
     stay: PaikoAction
     gives: tuple[PaikoAction, ...]
     pass_: PaikoAction
-    _draw_cache: dict[int, tuple[PaikoAction, ...]]
-    _reach_cache: dict[int, tuple[PaikoAction, ...]]
-    _reached_cache: dict[int, tuple[PaikoAction, ...]]
+
+    def __init__(self, actions: Sequence[PaikoAction]) -> None:
+        """The table of ``actions`` (in id order), read with :func:`normalize`; the lookups are
+        set by :func:`build_table`."""
+        super().__init__(actions, normalize=normalize)
+        self.reach_memo: dict[int, tuple[PaikoAction, ...]] = {}
+        self._reached_cache: dict[int, tuple[PaikoAction, ...]] = {}
+        self._draw_cache: dict[int, tuple[PaikoAction, ...]] = {}
 
     def legal_draws(self, reserve: Sequence[int], exact: bool) -> tuple[PaikoAction, ...]:
         """The draws a reserve allows (only those of min(3, reserve) tiles when ``exact``),
@@ -184,10 +192,10 @@ class PaikoTable(ActionTable[PaikoAction]):
         passable squares reaches, in every facing for a Sai, Bow or Fire, facing N for the
         others.
 
-        Memoised twice: by the key itself (the engine's fast path reads ``_reach_cache``
-        directly), and by the targets reached, so that the many keys leading to the same
-        targets share one tuple and a new key costs a bitmask step and a lookup."""
-        found = self._reach_cache.get(key)
+        Memoised twice: by the key itself (:attr:`reach_memo`), and by the targets reached, so
+        that the many keys leading to the same targets share one tuple and a new key costs a
+        bitmask step and a lookup."""
+        found = self.reach_memo.get(key)
         if found is None:
             tag = key >> TAG_SHIFT
             origin, steps, faced = tag >> 3, tag >> 1 & 3, tag & 1
@@ -203,9 +211,9 @@ class PaikoTable(ActionTable[PaikoAction]):
                 if len(self._reached_cache) >= _REACHED_CACHE_SIZE:
                     self._reached_cache.clear()
                 self._reached_cache[reached_key] = found
-            if len(self._reach_cache) >= _REACH_CACHE_SIZE:
-                self._reach_cache.clear()
-            self._reach_cache[key] = found
+            if len(self.reach_memo) >= _REACH_CACHE_SIZE:
+                self.reach_memo.clear()
+            self.reach_memo[key] = found
         return found
 
     def targets(self, mask: int, origin: int) -> list[tuple[int, tuple[PaikoAction, ...]]]:
@@ -305,7 +313,7 @@ def build_table() -> PaikoTable:
     gives = tuple(_action(actions, f"give {name}", GIVE, tile=t) for t, name in enumerate(TILES))
     pass_ = _action(actions, "pass", PASS)
 
-    table = PaikoTable(actions, normalize=normalize)
+    table = PaikoTable(actions)
     table.drafts = drafts
     table.draws = tuple(draws)
     table.deploys = deploys
@@ -325,9 +333,6 @@ def build_table() -> PaikoTable:
     table.stay = stay
     table.gives = gives
     table.pass_ = pass_
-    table._draw_cache = {}
-    table._reach_cache = {}
-    table._reached_cache = {}
     return table
 
 

@@ -9,6 +9,7 @@ bits (``tile << 2 | facing``) are its *kind*, the index of the pattern tables.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 # ---------------------------------------------------------------- players, tiles, facings
@@ -252,6 +253,14 @@ TAG: Final = tuple(
 #: Draft order: White 7 tiles, Black 9, White 1.
 DRAFT_ORDER: Final = (0,) * 7 + (1,) * 9 + (0,)
 
+# ---------------------------------------------------------------- phases and rules
+
+#: The phases of a game: the draft, a turn, a deployed Sai's follow-up, the captured player's
+#: picks, the end.
+DRAFTING, PLAYING, FOLLOW_UP, PICKING, OVER = range(5)
+#: The phases' names, as observations and the docs write them.
+PHASE_NAMES: Final = ("draft", "play", "follow-up", "picks", "over")
+
 #: A player wins with this many points at the end of their turn.
 WIN_POINTS: Final = 10
 #: The tie rule: both players have lost at least this many tiles …
@@ -288,3 +297,12 @@ def fire_unsafe(fragile: list[int]) -> tuple[frozenset[int], ...]:
     if len(fragile) == 1:
         return FIRE_SOURCES[fragile[0]]
     return tuple(frozenset().union(*(FIRE_SOURCES[s][f] for s in fragile)) for f in range(5))
+
+
+@dataclass(frozen=True)
+class PaikoRules:
+    """The options of a Paikō game, typed (``game.rules``; see the game's options)."""
+
+    max_turns: int | None
+    move_limit: int | None
+    draw_exact: bool

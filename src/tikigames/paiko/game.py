@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import random
-
 from tikigames.core.game import Game
-from tikigames.core.observation import Observation
 from tikigames.core.options import Option
 from tikigames.core.registry import register
 from tikigames.paiko.actions import PaikoTable, build_table
+from tikigames.paiko.data import PaikoRules
 from tikigames.paiko.observation import PaikoObservation
-from tikigames.paiko.resample import resample
+from tikigames.paiko.render import render_observation, render_state
+from tikigames.paiko.resample import PaikoResampler
 from tikigames.paiko.state import PaikoState
 
 __all__ = ["Paiko"]
 
 
 @register
-class Paiko(Game[PaikoState]):
+class Paiko(Game[PaikoState, PaikoObservation, PaikoRules]):
     """Paikō for two players: deploy and shift tiles whose threat captures and whose cover
     protects, and score 10 points in the middlegrounds and the opponent's homeground.
 
@@ -25,14 +24,18 @@ class Paiko(Game[PaikoState]):
     >>> game = tikigames.load("paiko")
     >>> game.options
     {'max_turns': 1000, 'move_limit': 3, 'draw_exact': False}
-    >>> game.num_players, game.num_distinct_actions
-    (2, 18090)
+    >>> game.num_players, game.num_distinct_actions, game.rules.move_limit
+    (2, 18090, 3)
     """
 
     name = "paiko"
     title = "Paikō"
+    rules_class = PaikoRules
     state_class = PaikoState
     observation_class = PaikoObservation
+    resampler_class = PaikoResampler
+    render_state = staticmethod(render_state)
+    render_observation = staticmethod(render_observation)
     #: A random Paikō playout is a few hundred actions of slow moves (captures cascade): a short
     #: rollout, then the points' guess (:meth:`PaikoState.evaluate`), searches better per second.
     rollout_cap = 20
@@ -67,6 +70,10 @@ class Paiko(Game[PaikoState]):
     def num_players(self) -> int:
         return 2
 
-    def _resample(self, obs: Observation, rng: random.Random) -> PaikoState:
-        assert isinstance(obs, PaikoObservation)
-        return resample(self, obs, rng)
+    @property
+    def action_table(self) -> PaikoTable:
+        """The action table with the rules engine's lookups, shared by every state of the game
+        (and by every Paikō game: it does not depend on the options)."""
+        table = self._table
+        assert isinstance(table, PaikoTable)
+        return table

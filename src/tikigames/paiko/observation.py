@@ -3,18 +3,20 @@ holds the whole position (in a readable, JSON-ready form) beside the history."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from tikigames.core.observation import Observation
-from tikigames.paiko.data import FACINGS, SQUARE_NAMES, TILES
+from tikigames.paiko.state import PaikoState
 
 if TYPE_CHECKING:
-    from tikigames.paiko.state import PaikoState
+    from tikigames.paiko.game import Paiko  # noqa: F401 (base class)
 
-__all__ = ["PaikoObservation", "observe"]
+__all__ = ["PaikoObservation"]
 
 
-class PaikoObservation(Observation):
+@dataclass(frozen=True, kw_only=True, repr=False)
+class PaikoObservation(Observation["Paiko"]):
     """A Paikō observation (the same for both players and a spectator, but for ``player``).
 
     Attributes:
@@ -36,22 +38,6 @@ class PaikoObservation(Observation):
         winner: the winner once the game is over (``None`` before, and for a draw).
     """
 
-    __slots__ = (
-        "phase",
-        "board",
-        "hands",
-        "reserves",
-        "lost",
-        "scores",
-        "turn",
-        "passes",
-        "last_moved",
-        "pending_sai",
-        "picks",
-        "winner",
-    )
-    _fields = __slots__
-
     phase: str
     board: tuple[tuple[str, int, str, str], ...]
     hands: tuple[tuple[str, ...], tuple[str, ...]]
@@ -65,47 +51,20 @@ class PaikoObservation(Observation):
     picks: int
     winner: int | None
 
-    def __str__(self) -> str:
-        from tikigames.paiko.render import render_observation
-
-        return render_observation(self)
-
-
-def _names(counts: list[int]) -> tuple[str, ...]:
-    return tuple(name for name, count in zip(TILES, counts, strict=True) for _ in range(count))
-
-
-def observe(state: PaikoState, player: int | None) -> PaikoObservation:
-    """``player``'s observation of ``state``."""
-    from tikigames.paiko.state import OVER, PHASE_NAMES
-
-    current = state.current_player()
-    legal = state.legal_actions() if player is not None and current == player else None
-    board = tuple(
-        (SQUARE_NAMES[s], piece >> 5, TILES[piece >> 2 & 7], FACINGS[piece & 3])
-        for s, piece in enumerate(state._board)
-        if piece >= 0
-    )
-    last = state._last
-    count = state._count
-    return PaikoObservation(
-        state.game,
-        player,
-        current,
-        state._seen(player),
-        legal,
-        phase=PHASE_NAMES[state._phase],
-        board=board,
-        hands=(_names(state._hand[0]), _names(state._hand[1])),
-        reserves=(_names(state._reserve[0]), _names(state._reserve[1])),
-        lost=(state._lost[0], state._lost[1]),
-        scores=(state._score[0], state._score[1]),
-        turn=state._turns,
-        passes=state._passes,
-        last_moved=tuple(
-            (SQUARE_NAMES[last[p]] if last[p] >= 0 else None, count[p]) for p in (0, 1)
-        ),
-        pending_sai=SQUARE_NAMES[state._sai] if state._sai >= 0 else None,
-        picks=state._picks,
-        winner=state._winner if state._phase == OVER and state._winner >= 0 else None,
-    )
+    @classmethod
+    def _fields_of(cls, state: PaikoState, player: int | None) -> dict[str, Any]:
+        lost, scores, last = state.lost(), state.scores(), state.last_moved()
+        return {
+            "phase": state.phase(),
+            "board": tuple(state.board()),
+            "hands": (tuple(state.hand(0)), tuple(state.hand(1))),
+            "reserves": (tuple(state.reserve(0)), tuple(state.reserve(1))),
+            "lost": (lost[0], lost[1]),
+            "scores": (scores[0], scores[1]),
+            "turn": state.turn(),
+            "passes": state.passes(),
+            "last_moved": (last[0], last[1]),
+            "pending_sai": state.pending_sai(),
+            "picks": state.picks(),
+            "winner": state.winner(),
+        }

@@ -118,10 +118,8 @@ def _render(obs: PaikoObservation, who: str) -> str:
 
 
 def render_state(state: PaikoState) -> str:
-    """The whole position (Paikō hides nothing)."""
-    from tikigames.paiko.observation import observe
-
-    return _render(observe(state, None), "")
+    """The whole position (Paikō hides nothing): a spectator's observation, rendered."""
+    return _render(state.observation(None), "")
 
 
 def render_observation(obs: PaikoObservation) -> str:

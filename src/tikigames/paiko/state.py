@@ -1,22 +1,10 @@
 """Paikō's rules engine.
 
 The board is a list of 112 ints (−1 for an empty square, else ``player << 5 | tile << 2 |
-facing``). Beside it the state keeps, per player p and square s, these maps, which every
-placement and removal of a tile updates from the precomputed patterns, so that no legality test
-ever scans the board:
-
-* ``against[p][s]``: the threat a tile of p on s suffers — the opponent's tiles whose threat
-  pattern includes s, plus p's own Fires whose pattern does;
-* ``cover[p][s]``: 1 for each tile of p covering s, plus 1 when s is in p's homeground (cover is
-  ``cover[p][s] > 0``: it does not add up);
-* ``support[p][s]``: 1 for each tile of p threatening s, plus 1 in p's homeground (the deploy
-  rule's "homeground or threatened by one of your tiles" is ``support[p][s] > 0``);
-* ``danger[p][s]``: ``against[p][s] − (cover[p][s] > 0)``, plus ``BLOCKED`` when s is occupied:
-  a tile of p may enter s when it is below 2 (below 1 for a Fire);
-* ``free[p]`` and ``free_fire[p]``: bitmasks (``data.BIT``) of the squares whose danger is below 2
-  and below 1, updated whenever a danger crosses those levels.
-
-Each player's occupied squares are kept as a set too.
+facing``). Beside it the state keeps the threat, cover, support and danger maps of
+:mod:`tikigames.paiko.maps`, which every placement and removal of a tile updates from the
+precomputed patterns, so that no legality test ever scans the board. Each player's occupied
+squares are kept as a set too.
 
 A tile is capturable when ``against − (cover > 0) ≥ 2``. At the start of every turn no tile of
 either player is capturable (the mover's own action may not leave one, and the captures that
@@ -47,7 +35,6 @@ from tikigames.paiko.actions import (
     PaikoTable,
 )
 from tikigames.paiko.data import (
-    ALL_BITS,
     ALL_SQUARES,
     BIT,
     BOW,
@@ -55,20 +42,26 @@ from tikigames.paiko.data import (
     COVER,
     COVER_SETS,
     DRAFT_ORDER,
+    DRAFTING,
     EARTH,
     FACED,
     FACINGS,
     FIRE,
     FIRE_REACH,
-    HOME,
+    FOLLOW_UP,
     LOTUS,
     NUM_SQUARES,
     NUM_TILES,
     OPEN_SQUARES,
+    OVER,
+    PHASE_NAMES,
+    PICKING,
+    PLAYING,
     REGION,
     SAI,
     SHIFT_RANGE,
     SQUARE_INDEX,
+    SQUARE_NAMES,
     SWORD,
     TAG,
     THREAT,
@@ -82,44 +75,52 @@ from tikigames.paiko.data import (
     fire_unsafe,
     reach,
 )
+from tikigames.paiko.maps import BLOCKED, PaikoMaps
 
 if TYPE_CHECKING:
     from tikigames.paiko.game import Paiko
-    from tikigames.paiko.observation import PaikoObservation
+    from tikigames.paiko.observation import PaikoObservation  # noqa: F401 (base class)
 
 __all__ = ["PaikoState"]
 
-# Phases.
-DRAFTING, PLAYING, FOLLOW_UP, PICKING, OVER = range(5)
-PHASE_NAMES = ("draft", "play", "follow-up", "picks", "over")
-
 #: Where the board stores "no tile".
 EMPTY = -1
-#: Added to the danger of an occupied square: nothing enters it.
-BLOCKED = 99
 #: Per kind: whether a tile of that kind can shift (and so turn or redeploy).
 MOBILE = tuple(SHIFT_RANGE[kind >> 2] > 0 for kind in range(NUM_TILES * 4))
 #: Per kind: whether it is a Sword, Bow or Earth, whose moves never change its owner's maps.
 PLAIN = tuple(kind >> 2 in (SWORD, BOW, EARTH) for kind in range(NUM_TILES * 4))
 
 
-class PaikoState(State[PaikoAction]):
-    """A Paikō position. See the game's docs page for the rules and the notation."""
+class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
+    """A Paikō position. See the game's docs page for the rules and the notation.
+
+    Beside the :class:`~tikigames.core.state.State` interface, the position can be read with
+    the accessors below (Paikō hides nothing: they show what every player sees). The
+    observation, the text rendering and the resampler read the state through them.
+
+    >>> import tikigames
+    >>> state = tikigames.load("paiko").new_initial_state()
+    >>> white = ["sword", "sword", "fire", "fire", "fire", "sai", "sai"]
+    >>> black = ["bow"] * 3 + ["sword"] * 3 + ["earth"] * 3
+    >>> for tile in white + black + ["water"]:
+    ...     state.apply_action(state.parse_action("draft " + tile))
+    >>> state.phase(), state.turn(), state.hand(0)
+    ('play', 0, ['sai', 'sai', 'sword', 'sword', 'fire', 'fire', 'fire', 'water'])
+    >>> state.apply_action(state.parse_action("sword@g6:N"))
+    >>> state.board(), state.scores(), state.threat(1, "g7")
+    ([('g6', 0, 'sword', 'N')], [0, 0], 1)
+    """
 
     __slots__ = (
-        "_against",
         "_board",
         "_count",
-        "_cover",
-        "_danger",
         "_exact",
-        "_free",
-        "_free_fire",
         "_hand",
         "_last",
         "_limit",
         "_lk",
         "_lost",
+        "_maps",
         "_max_turns",
         "_mover",
         "_passes",
@@ -129,7 +130,6 @@ class PaikoState(State[PaikoAction]):
         "_sai",
         "_score",
         "_step",
-        "_support",
         "_tiles",
         "_turns",
         "_winner",
@@ -137,22 +137,15 @@ class PaikoState(State[PaikoAction]):
 
     def __init__(self, game: Paiko) -> None:
         super().__init__(game)
-        options = game.options
-        limit, max_turns = options["move_limit"], options["max_turns"]
-        assert isinstance(limit, (int, type(None))) and isinstance(max_turns, (int, type(None)))
+        rules = game.rules
         #: The repetition limit (0: none), the turn limit (0: none), and ``draw_exact``.
-        self._limit: int = limit or 0
-        self._max_turns: int = max_turns or 0
-        self._exact = bool(options["draw_exact"])
-        self._lk: PaikoTable = game._table  # type: ignore[assignment]
+        self._limit: int = rules.move_limit or 0
+        self._max_turns: int = rules.max_turns or 0
+        self._exact = rules.draw_exact
+        self._lk: PaikoTable = game.action_table
         self._board: list[int] = [EMPTY] * NUM_SQUARES
-        self._against: list[list[int]] = [[0] * NUM_SQUARES for _ in range(2)]
-        self._cover: list[list[int]] = [[int(h) for h in HOME[p]] for p in (0, 1)]
-        self._support: list[list[int]] = [[int(h) for h in HOME[p]] for p in (0, 1)]
-        self._danger: list[list[int]] = [[-int(h) for h in HOME[p]] for p in (0, 1)]
+        self._maps = PaikoMaps()
         self._tiles: list[set[int]] = [set(), set()]
-        self._free: list[int] = [ALL_BITS, ALL_BITS]
-        self._free_fire: list[int] = [ALL_BITS, ALL_BITS]
         self._hand: list[list[int]] = [[0] * NUM_TILES for _ in range(2)]
         self._reserve: list[list[int]] = [[COPIES] * NUM_TILES for _ in range(2)]
         self._lost: list[int] = [0, 0]
@@ -202,14 +195,32 @@ class PaikoState(State[PaikoAction]):
         lead = math.tanh((score[0] - score[1] + (lost[1] - lost[0]) / 2) / 6)
         return [lead, -lead]
 
-    def scores(self) -> list[int]:
-        """Each player's points now: their non-Lotus tiles on the board, 1 in a middleground,
-        2 in the opponent's homeground."""
-        return self._score.copy()
+    # ----------------------------------------------------------------- reading the position
 
-    def lost(self) -> list[int]:
-        """How many tiles each player has had captured."""
-        return self._lost.copy()
+    def phase(self) -> str:
+        """The phase: ``"draft"``, ``"play"``, ``"follow-up"`` (a deployed Sai may still shift
+        or turn), ``"picks"`` (the captured player picks tiles for the capturer) or ``"over"``."""
+        return PHASE_NAMES[self._phase]
+
+    def board(self) -> list[tuple[str, int, str, str]]:
+        """Each tile on the board as ``(square, player, tile, facing)``, in square order
+        (reading order as White sees the board)."""
+        board = self._board
+        pieces = [(s, board[s]) for s in sorted(self._tiles[0] | self._tiles[1])]
+        return [(SQUARE_NAMES[s], p >> 5, TILES[p >> 2 & 7], FACINGS[p & 3]) for s, p in pieces]
+
+    def tile_at(self, square: str) -> tuple[int, str, str] | None:
+        """``(player, tile, facing)`` of the tile on ``square`` (e.g. ``"e5"``), or ``None``."""
+        piece = self._board[_square(square)]
+        if piece < 0:
+            return None
+        return piece >> 5, TILES[piece >> 2 & 7], FACINGS[piece & 3]
+
+    def squares(self, player: int) -> list[str]:
+        """The squares of ``player``'s tiles on the board, in square order."""
+        seat = self._check_player(player, allow_none=False)
+        assert seat is not None
+        return [SQUARE_NAMES[s] for s in sorted(self._tiles[seat])]
 
     def hand(self, player: int) -> list[str]:
         """``player``'s hand, tile names in canonical order."""
@@ -223,26 +234,61 @@ class PaikoState(State[PaikoAction]):
         assert seat is not None
         return _names(self._reserve[seat])
 
-    def tile_at(self, square: str) -> tuple[int, str, str] | None:
-        """``(player, tile, facing)`` of the tile on ``square`` (e.g. ``"e5"``), or ``None``."""
-        piece = self._board[_square(square)]
-        if piece < 0:
-            return None
-        return piece >> 5, TILES[piece >> 2 & 7], FACINGS[piece & 3]
+    def scores(self) -> list[int]:
+        """Each player's points now: their non-Lotus tiles on the board, 1 in a middleground,
+        2 in the opponent's homeground."""
+        return self._score.copy()
+
+    def lost(self) -> list[int]:
+        """How many tiles each player has had captured."""
+        return self._lost.copy()
+
+    def turn(self) -> int:
+        """How many turns have been played since the draft (a pass is a turn; a Sai's deploy
+        and its follow-up are one, with the picks of its captures)."""
+        return self._turns
+
+    def passes(self) -> int:
+        """How many passes in a row have just been played (two end the game)."""
+        return self._passes
+
+    def last_moved(self) -> list[tuple[str | None, int]]:
+        """Per player, ``(square, count)``: the tile moved on their last turn and on how many of
+        their turns in a row it moved (``(None, 0)`` when none did, or when ``move_limit`` is
+        off, which needs no count)."""
+        last, count = self._last, self._count
+        return [(SQUARE_NAMES[last[p]] if last[p] >= 0 else None, count[p]) for p in (0, 1)]
+
+    def pending_sai(self) -> str | None:
+        """The square of a deployed Sai awaiting its follow-up, else ``None``."""
+        return SQUARE_NAMES[self._sai] if self._sai >= 0 else None
+
+    def picks(self) -> int:
+        """How many tiles the captured player has still to pick for the capturer."""
+        return self._picks
+
+    def winner(self) -> int | None:
+        """The winner once the game is over; ``None`` before, and for a draw."""
+        return self._winner if self._phase == OVER and self._winner >= 0 else None
 
     def threat(self, player: int, square: str) -> int:
         """The threat a tile of ``player`` on ``square`` suffers (or would): the opponent's
         tiles threatening it plus ``player``'s own Fires threatening it."""
         seat = self._check_player(player, allow_none=False)
         assert seat is not None
-        return self._against[seat][_square(square)]
+        return self._maps.against[seat][_square(square)]
 
     def cover(self, player: int, square: str) -> int:
         """1 if a tile of ``player`` on ``square`` is covered (homeground or a covering tile of
         theirs), else 0."""
         seat = self._check_player(player, allow_none=False)
         assert seat is not None
-        return int(self._cover[seat][_square(square)] > 0)
+        return int(self._maps.cover[seat][_square(square)] > 0)
+
+    def maps(self) -> PaikoMaps:
+        """A copy of the threat, cover, support and danger maps every legality test reads (see
+        :mod:`tikigames.paiko.maps`), for analysis and tests."""
+        return self._maps.copy()
 
     # ----------------------------------------------------------------- tile bookkeeping
 
@@ -250,126 +296,19 @@ class PaikoState(State[PaikoAction]):
         """Put ``piece`` on ``square`` and add its threat, cover and points."""
         self._board[square] = piece
         player = piece >> 5
-        opponent = 1 - player
         self._tiles[player].add(square)
-        danger = self._danger
-        danger[0][square] += BLOCKED
-        danger[1][square] += BLOCKED
-        free, free_fire = self._free, self._free_fire
-        keep = ~BIT[square]
-        own_free = free[player] & keep
-        own_free_fire = free_fire[player] & keep
-        opp_free = free[opponent] & keep
-        opp_free_fire = free_fire[opponent] & keep
-        kind = piece & 31
-        threat = THREAT[kind][square]
-        if threat:
-            against = self._against[opponent]
-            opposed = danger[opponent]
-            support = self._support[player]
-            for target in threat:
-                against[target] += 1
-                support[target] += 1
-                opposed[target] += 1
-                level = opposed[target]
-                if level == 2:
-                    opp_free &= ~BIT[target]
-                elif level == 1:
-                    opp_free_fire &= ~BIT[target]
-            if kind >> 2 == FIRE:
-                own = self._against[player]
-                own_danger = danger[player]
-                for target in threat:
-                    own[target] += 1
-                    own_danger[target] += 1
-                    level = own_danger[target]
-                    if level == 2:
-                        own_free &= ~BIT[target]
-                    elif level == 1:
-                        own_free_fire &= ~BIT[target]
-        cover = COVER[kind][square]
-        if cover:
-            covered = self._cover[player]
-            own_danger = danger[player]
-            for target in cover:
-                covered[target] += 1
-                if covered[target] == 1:
-                    own_danger[target] -= 1
-                    level = own_danger[target]
-                    if level == 1:
-                        own_free |= BIT[target]
-                    elif level == 0:
-                        own_free_fire |= BIT[target]
-        free[player] = own_free
-        free_fire[player] = own_free_fire
-        free[opponent] = opp_free
-        free_fire[opponent] = opp_free_fire
-        if kind >> 2 != LOTUS:
+        self._maps.place(square, piece)
+        if piece >> 2 & 7 != LOTUS:
             self._score[player] += VALUE[player][square]
 
     def _lift(self, square: int, piece: int) -> None:
         """Take ``piece`` off ``square``: the exact inverse of :meth:`_place`."""
         self._board[square] = EMPTY
         player = piece >> 5
-        opponent = 1 - player
         self._tiles[player].discard(square)
-        danger = self._danger
-        own_danger = danger[player]
-        opposed = danger[opponent]
-        own_danger[square] -= BLOCKED
-        opposed[square] -= BLOCKED
-        free, free_fire = self._free, self._free_fire
-        bit = BIT[square]
-        own_free = free[player] | bit if own_danger[square] < 2 else free[player]
-        own_free_fire = free_fire[player] | bit if own_danger[square] < 1 else free_fire[player]
-        opp_free = free[opponent] | bit if opposed[square] < 2 else free[opponent]
-        opp_free_fire = free_fire[opponent] | bit if opposed[square] < 1 else free_fire[opponent]
-        kind = piece & 31
-        threat = THREAT[kind][square]
-        if threat:
-            against = self._against[opponent]
-            support = self._support[player]
-            for target in threat:
-                against[target] -= 1
-                support[target] -= 1
-                opposed[target] -= 1
-                level = opposed[target]
-                if level == 1:
-                    opp_free |= BIT[target]
-                elif level == 0:
-                    opp_free_fire |= BIT[target]
-            if kind >> 2 == FIRE:
-                own = self._against[player]
-                for target in threat:
-                    own[target] -= 1
-                    own_danger[target] -= 1
-                    level = own_danger[target]
-                    if level == 1:
-                        own_free |= BIT[target]
-                    elif level == 0:
-                        own_free_fire |= BIT[target]
-        cover = COVER[kind][square]
-        if cover:
-            covered = self._cover[player]
-            for target in cover:
-                covered[target] -= 1
-                if not covered[target]:
-                    own_danger[target] += 1
-                    level = own_danger[target]
-                    if level == 2:
-                        own_free &= ~BIT[target]
-                    elif level == 1:
-                        own_free_fire &= ~BIT[target]
-        free[player] = own_free
-        free_fire[player] = own_free_fire
-        free[opponent] = opp_free
-        free_fire[opponent] = opp_free_fire
-        if kind >> 2 != LOTUS:
+        self._maps.lift(square, piece)
+        if piece >> 2 & 7 != LOTUS:
             self._score[player] -= VALUE[player][square]
-
-    def _capturable(self, player: int, square: int) -> bool:
-        """Whether a tile of ``player`` on ``square`` would be capturable now."""
-        return self._against[player][square] - (self._cover[player][square] > 0) >= 2
 
     # ----------------------------------------------------------------- legal actions
 
@@ -399,12 +338,12 @@ class PaikoState(State[PaikoAction]):
         p = self._mover
         lk = self._lk
         board = self._board
-        against = self._against[p]
+        against = self._maps.against[p]
         legal: list[PaikoAction] = []
         reserve = self._reserve[p]
         if any(reserve):
             legal.extend(lk.legal_draws(reserve, self._exact))
-        support = self._support[p]
+        support = self._maps.support[p]
         # Deploy squares of every tile but the Lotus: open, empty, no threat against p (cover
         # ignored), and in p's homeground or threatened by a tile of p.
         targets = [s for s in OPEN_SQUARES if not against[s] and support[s] and board[s] < 0]
@@ -419,7 +358,7 @@ class PaikoState(State[PaikoAction]):
             elif tile == FIRE:
                 # A Fire adds one threat to each own tile in its pattern: it may not reach one
                 # whose threat − cover is already 1 (its danger counts BLOCKED).
-                danger = self._danger[p]
+                danger = self._maps.danger[p]
                 fragile = [s for s in mine if danger[s] > BLOCKED]
                 if fragile:
                     unsafe = fire_unsafe(fragile)
@@ -437,8 +376,8 @@ class PaikoState(State[PaikoAction]):
         shifts: list[PaikoAction] = []
         turns: list[PaikoAction] = []
         redeploys: list[PaikoAction] = []
-        free = self._free[p]
-        cache = lk._reach_cache
+        free = self._maps.free[p]
+        cache = lk.reach_memo
         for square in mine:
             piece = board[square]
             kind = piece & 31
@@ -488,8 +427,8 @@ class PaikoState(State[PaikoAction]):
         unsafe: tuple[frozenset[int], ...] = ()
         base = kind & ~3
         if tile == FIRE:
-            free = self._free_fire[p]
-            danger = self._danger[p]
+            free = self._maps.free_fire[p]
+            danger = self._maps.danger[p]
             pattern = THREAT_SETS[kind][origin]
             for s in pattern:
                 if danger[s] == 1 and board[s] < 0:  # passable once this Fire is lifted
@@ -507,10 +446,10 @@ class PaikoState(State[PaikoAction]):
                 # tile.
                 unsafe = fire_unsafe(fragile)
         else:
-            free = self._free[p]
+            free = self._maps.free[p]
             if tile in (SAI, WATER):
-                against = self._against[p]
-                cover = self._cover[p]
+                against = self._maps.against[p]
+                cover = self._maps.cover[p]
                 for s in COVER[kind][origin]:
                     if cover[s] == 1:  # this tile is its only cover
                         if board[s] < 0:
@@ -533,7 +472,7 @@ class PaikoState(State[PaikoAction]):
                     shifts += [actions[f] for f in range(4) if target not in unsafe[f]]
         else:
             key = free & REGION[kind][origin] | TAG[kind][origin]
-            found = lk._reach_cache.get(key)
+            found = lk.reach_memo.get(key)
             shifts += lk.reached(key) if found is None else found
         if faced:
             current = kind & 3
@@ -557,7 +496,7 @@ class PaikoState(State[PaikoAction]):
         capturable (see :meth:`_tile_moves`)."""
         if exposed:
             covered = COVER_SETS[kind][square]
-            against = self._against[self._mover]
+            against = self._maps.against[self._mover]
             for s in exposed:
                 if s not in covered or against[s] >= 3:
                     return False
@@ -667,8 +606,8 @@ class PaikoState(State[PaikoAction]):
         work = [s for s in THREAT[piece & 31][square] if board[s] >= 0 and board[s] >> 5 == q]
         if not work:
             return ()
-        against = self._against[q]
-        cover = self._cover[q]
+        against = self._maps.against[q]
+        cover = self._maps.cover[q]
         marked: dict[int, int] = {}
         uncovered: dict[int, int] = {}
         while work:
@@ -761,13 +700,8 @@ class PaikoState(State[PaikoAction]):
         new._exact = self._exact
         new._lk = self._lk
         new._board = self._board.copy()
-        new._against = [self._against[0].copy(), self._against[1].copy()]
-        new._cover = [self._cover[0].copy(), self._cover[1].copy()]
-        new._support = [self._support[0].copy(), self._support[1].copy()]
-        new._danger = [self._danger[0].copy(), self._danger[1].copy()]
+        new._maps = self._maps.copy()
         new._tiles = [self._tiles[0].copy(), self._tiles[1].copy()]
-        new._free = self._free.copy()
-        new._free_fire = self._free_fire.copy()
         new._hand = [self._hand[0].copy(), self._hand[1].copy()]
         new._reserve = [self._reserve[0].copy(), self._reserve[1].copy()]
         new._lost = self._lost.copy()
@@ -790,18 +724,6 @@ class PaikoState(State[PaikoAction]):
             self._step, self._mover, tuple(self._last), tuple(self._count), self._passes,
             self._turns, self._sai, self._picks, self._winner,
         )  # fmt: skip
-
-    # ----------------------------------------------------------------- views
-
-    def observation(self, player: int | None) -> PaikoObservation:
-        from tikigames.paiko.observation import observe
-
-        return observe(self, self._check_player(player))
-
-    def __str__(self) -> str:
-        from tikigames.paiko.render import render_state
-
-        return render_state(self)
 
 
 def _names(counts: list[int]) -> list[str]:

@@ -1,0 +1,206 @@
+"""Paikō's threat, cover, support and danger maps, kept incrementally.
+
+Every legality test of the rules engine reads these maps instead of scanning the board, so a
+placement or a removal of a tile updates them from the precomputed patterns (``data.THREAT``,
+``data.COVER``): :meth:`PaikoMaps.place` adds a tile's effect and :meth:`PaikoMaps.lift`, its
+exact inverse, takes it away. Per player p and square s:
+
+* ``against[p][s]``: the threat a tile of p on s suffers — the opponent's tiles whose threat
+  pattern includes s, plus p's own Fires whose pattern does;
+* ``cover[p][s]``: 1 for each tile of p covering s, plus 1 when s is in p's homeground (cover is
+  ``cover[p][s] > 0``: it does not add up);
+* ``support[p][s]``: 1 for each tile of p threatening s, plus 1 in p's homeground (the deploy
+  rule's "homeground or threatened by one of your tiles" is ``support[p][s] > 0``);
+* ``danger[p][s]``: ``against[p][s] − (cover[p][s] > 0)``, plus :data:`BLOCKED` when s is
+  occupied: a tile of p may enter s when it is below 2 (below 1 for a Fire);
+* ``free[p]`` and ``free_fire[p]``: bitmasks (``data.BIT``) of the squares whose danger is below 2
+  and below 1, updated whenever a danger crosses those levels.
+
+A tile is on the maps as one int, ``player << 5 | tile << 2 | facing`` (``data``'s encoding).
+
+>>> from tikigames.paiko.data import BIT, FIRE, SOUTH, SQUARE_INDEX, SWORD
+>>> maps = PaikoMaps()
+>>> e10, e11, e12 = SQUARE_INDEX["e10"], SQUARE_INDEX["e11"], SQUARE_INDEX["e12"]
+>>> sword = 1 << 5 | SWORD << 2  # a Black Sword (facing N) threatens its 8 neighbours
+>>> maps.place(e10, sword)
+>>> maps.against[0][e11], maps.support[1][e11], maps.capturable(0, e11)
+(1, 1, False)
+>>> maps.place(e12, 1 << 5 | FIRE << 2 | SOUTH)  # a Black Fire facing S: e11 is ahead
+>>> maps.against[0][e11], maps.capturable(0, e11), bool(maps.free[0] & BIT[e11])
+(2, True, False)
+>>> maps.lift(e10, sword)
+>>> maps.against[0][e11], bool(maps.free[0] & BIT[e11]), bool(maps.free_fire[0] & BIT[e11])
+(1, True, False)
+"""
+
+from __future__ import annotations
+
+from tikigames.paiko.data import ALL_BITS, BIT, COVER, FIRE, HOME, NUM_SQUARES, THREAT
+
+__all__ = ["BLOCKED", "PaikoMaps"]
+
+#: Added to the danger of an occupied square: nothing enters it.
+BLOCKED = 99
+
+
+class PaikoMaps:
+    """The maps of one position (see the module's docstring); a new one is the empty board's.
+    Two are equal when every map is.
+
+    Attributes:
+        against, cover, support, danger: per player, per square (lists the caller may read,
+            never write).
+        free, free_fire: per player, a bitmask of squares.
+    """
+
+    __slots__ = ("against", "cover", "danger", "free", "free_fire", "support")
+
+    def __init__(self) -> None:
+        self.against: list[list[int]] = [[0] * NUM_SQUARES for _ in range(2)]
+        self.cover: list[list[int]] = [[int(h) for h in HOME[p]] for p in (0, 1)]
+        self.support: list[list[int]] = [[int(h) for h in HOME[p]] for p in (0, 1)]
+        self.danger: list[list[int]] = [[-int(h) for h in HOME[p]] for p in (0, 1)]
+        self.free: list[int] = [ALL_BITS, ALL_BITS]
+        self.free_fire: list[int] = [ALL_BITS, ALL_BITS]
+
+    def copy(self) -> PaikoMaps:
+        """An independent copy."""
+        new = PaikoMaps.__new__(PaikoMaps)
+        new.against = [self.against[0].copy(), self.against[1].copy()]
+        new.cover = [self.cover[0].copy(), self.cover[1].copy()]
+        new.support = [self.support[0].copy(), self.support[1].copy()]
+        new.danger = [self.danger[0].copy(), self.danger[1].copy()]
+        new.free = self.free.copy()
+        new.free_fire = self.free_fire.copy()
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PaikoMaps):
+            return NotImplemented
+        return (
+            self.against == other.against
+            and self.cover == other.cover
+            and self.support == other.support
+            and self.danger == other.danger
+            and self.free == other.free
+            and self.free_fire == other.free_fire
+        )
+
+    def capturable(self, player: int, square: int) -> bool:
+        """Whether a tile of ``player`` on ``square`` is (or would be) capturable: threat −
+        cover ≥ 2."""
+        return self.against[player][square] - (self.cover[player][square] > 0) >= 2
+
+    def place(self, square: int, piece: int) -> None:
+        """Add the tile ``piece`` on the empty ``square``: its threat, cover and support, and
+        the square's occupation."""
+        player = piece >> 5
+        opponent = 1 - player
+        danger = self.danger
+        danger[0][square] += BLOCKED
+        danger[1][square] += BLOCKED
+        free, free_fire = self.free, self.free_fire
+        keep = ~BIT[square]
+        own_free = free[player] & keep
+        own_free_fire = free_fire[player] & keep
+        opp_free = free[opponent] & keep
+        opp_free_fire = free_fire[opponent] & keep
+        kind = piece & 31
+        threat = THREAT[kind][square]
+        if threat:
+            against = self.against[opponent]
+            opposed = danger[opponent]
+            support = self.support[player]
+            for target in threat:
+                against[target] += 1
+                support[target] += 1
+                opposed[target] += 1
+                level = opposed[target]
+                if level == 2:
+                    opp_free &= ~BIT[target]
+                elif level == 1:
+                    opp_free_fire &= ~BIT[target]
+            if kind >> 2 == FIRE:
+                own = self.against[player]
+                own_danger = danger[player]
+                for target in threat:
+                    own[target] += 1
+                    own_danger[target] += 1
+                    level = own_danger[target]
+                    if level == 2:
+                        own_free &= ~BIT[target]
+                    elif level == 1:
+                        own_free_fire &= ~BIT[target]
+        cover = COVER[kind][square]
+        if cover:
+            covered = self.cover[player]
+            own_danger = danger[player]
+            for target in cover:
+                covered[target] += 1
+                if covered[target] == 1:
+                    own_danger[target] -= 1
+                    level = own_danger[target]
+                    if level == 1:
+                        own_free |= BIT[target]
+                    elif level == 0:
+                        own_free_fire |= BIT[target]
+        free[player] = own_free
+        free_fire[player] = own_free_fire
+        free[opponent] = opp_free
+        free_fire[opponent] = opp_free_fire
+
+    def lift(self, square: int, piece: int) -> None:
+        """Take the tile ``piece`` off ``square``: the exact inverse of :meth:`place`."""
+        player = piece >> 5
+        opponent = 1 - player
+        danger = self.danger
+        own_danger = danger[player]
+        opposed = danger[opponent]
+        own_danger[square] -= BLOCKED
+        opposed[square] -= BLOCKED
+        free, free_fire = self.free, self.free_fire
+        bit = BIT[square]
+        own_free = free[player] | bit if own_danger[square] < 2 else free[player]
+        own_free_fire = free_fire[player] | bit if own_danger[square] < 1 else free_fire[player]
+        opp_free = free[opponent] | bit if opposed[square] < 2 else free[opponent]
+        opp_free_fire = free_fire[opponent] | bit if opposed[square] < 1 else free_fire[opponent]
+        kind = piece & 31
+        threat = THREAT[kind][square]
+        if threat:
+            against = self.against[opponent]
+            support = self.support[player]
+            for target in threat:
+                against[target] -= 1
+                support[target] -= 1
+                opposed[target] -= 1
+                level = opposed[target]
+                if level == 1:
+                    opp_free |= BIT[target]
+                elif level == 0:
+                    opp_free_fire |= BIT[target]
+            if kind >> 2 == FIRE:
+                own = self.against[player]
+                for target in threat:
+                    own[target] -= 1
+                    own_danger[target] -= 1
+                    level = own_danger[target]
+                    if level == 1:
+                        own_free |= BIT[target]
+                    elif level == 0:
+                        own_free_fire |= BIT[target]
+        cover = COVER[kind][square]
+        if cover:
+            covered = self.cover[player]
+            for target in cover:
+                covered[target] -= 1
+                if not covered[target]:
+                    own_danger[target] += 1
+                    level = own_danger[target]
+                    if level == 2:
+                        own_free &= ~BIT[target]
+                    elif level == 1:
+                        own_free_fire &= ~BIT[target]
+        free[player] = own_free
+        free_fire[player] = own_free_fire
+        free[opponent] = opp_free
+        free_fire[opponent] = opp_free_fire
