@@ -21,7 +21,7 @@ class _EagerGame(TikiTopple):
 
 
 def test_check_game_reports_the_broken_property() -> None:
-    with pytest.raises(ConformanceError, match="legal_actions_and_chance.*returns before the end"):
+    with pytest.raises(ConformanceError, match=r"legal_actions_and_chance.*returns before the end"):
         check_game(_EagerGame(), examples=5, max_steps=20, properties=["legal_actions_and_chance"])
 
 

@@ -26,7 +26,9 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic
+
+from typing_extensions import TypeVar
 
 from tikigames.core.action import Action, ActionTable
 from tikigames.core.errors import ActionError, InvalidStateError
@@ -44,9 +46,9 @@ from tikigames.core.state import State
 
 __all__ = ["Game"]
 
-S = TypeVar("S", bound=State[Any, Any, Any])
-Obs = TypeVar("Obs", bound=Observation[Any])
-R = TypeVar("R")
+S = TypeVar("S", bound=State[Any, Any, Any], default=Any)
+Obs = TypeVar("Obs", bound=Observation[Any], default=Any)
+R = TypeVar("R", default=Any)
 
 _TABLES: dict[tuple[Any, ...], ActionTable[Any]] = {}
 

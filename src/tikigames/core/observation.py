@@ -17,9 +17,9 @@ import dataclasses
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic
 
-from typing_extensions import Self
+from typing_extensions import Self, TypeVar
 
 from tikigames.core.action import Action
 from tikigames.core.errors import ActionError, InvalidStateError, TikiGamesError
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["OBSERVATION_FORMAT", "Observation"]
 
-G = TypeVar("G", bound="Game[Any, Any, Any]")
+G = TypeVar("G", bound="Game[Any, Any, Any]", default=Any)
 
 #: The fields every observation has; a game's own fields come after them.
 _COMMON = frozenset({"game", "player", "current_player", "history", "legal"})

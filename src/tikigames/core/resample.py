@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic
+
+from typing_extensions import TypeVar
 
 from tikigames.core.errors import ActionError, InvalidStateError
 
@@ -27,9 +29,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ReplayResampler", "Resampler"]
 
-G = TypeVar("G", bound="Game[Any, Any, Any]")
-Obs = TypeVar("Obs", bound="Observation[Any]")
-S = TypeVar("S", bound="State[Any, Any, Any]")
+G = TypeVar("G", bound="Game[Any, Any, Any]", default=Any)
+Obs = TypeVar("Obs", bound="Observation[Any]", default=Any)
+S = TypeVar("S", bound="State[Any, Any, Any]", default=Any)
 
 
 class Resampler(ABC, Generic[G, Obs, S]):

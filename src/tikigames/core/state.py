@@ -33,9 +33,9 @@ from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Sequence
 from random import Random
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic
 
-from typing_extensions import Self
+from typing_extensions import Self, TypeVar
 
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
@@ -47,9 +47,9 @@ if TYPE_CHECKING:
 
 __all__ = ["State"]
 
-A = TypeVar("A", bound=Action)
-G = TypeVar("G", bound="Game[Any, Any, Any]")
-Obs = TypeVar("Obs", bound="Observation[Any]")
+A = TypeVar("A", bound=Action, default=Action)
+G = TypeVar("G", bound="Game[Any, Any, Any]", default=Any)
+Obs = TypeVar("Obs", bound="Observation[Any]", default=Any)
 
 
 class State(ABC, Generic[A, G, Obs]):
@@ -323,7 +323,7 @@ class State(ABC, Generic[A, G, Obs]):
         >>> state.apply_action(10**6)
         Traceback (most recent call last):
         ...
-        tikigames.core.errors.ActionError: paiko has action ids 0..17135, not 1000000
+        tikigames.core.errors.ActionError: paiko has action ids 0..18089, not 1000000
 
         Raises:
             ActionError: not an action of this game (wrong type, id out of range).
