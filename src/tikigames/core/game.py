@@ -247,7 +247,7 @@ class Game(ABC, Generic[S, Obs, R]):
         state = self.new_initial_state()
         for index, text in enumerate(history):
             try:
-                state.apply_action(state.parse_action(text))
+                state.apply_unchecked(state.parse_action(text))  # parse_action checked it
             except ActionError as error:
                 raise InvalidStateError(f"history[{index}]: {error}") from None
         return state

@@ -82,7 +82,7 @@ class ReplayResampler(Resampler[Any, Any, Any]):
         state = self.game.new_initial_state()
         for index, text in enumerate(self.obs.history):
             try:
-                state.apply_action(state.parse_action(text))
+                state.apply_unchecked(state.parse_action(text))  # parse_action checked it
             except ActionError as error:
                 raise InvalidStateError(f"history[{index}]: {error}") from None
         return state

@@ -62,7 +62,23 @@ def all_lines() -> list[tuple[int, ...]]:
     return lines
 
 
-def build_table() -> ActionTable[TikiToppleAction]:
+class TikiToppleTable(ActionTable[TikiToppleAction]):
+    """The action table, with what the rules engine reads of it prebuilt.
+
+    Attributes:
+        line_outcomes: the line setup's chance outcomes, ``(action, 1/1296)`` in id order: the
+            same at every setup, so built once here rather than at every chance node.
+    """
+
+    __slots__ = ("line_outcomes",)
+
+    def __init__(self, actions: list[TikiToppleAction]) -> None:
+        super().__init__(actions, normalize=_normalize)
+        p = 1.0 / NUM_LINES
+        self.line_outcomes = [(self.actions[LINE_BASE + i], p) for i in range(NUM_LINES)]
+
+
+def build_table() -> TikiToppleTable:
     actions: list[TikiToppleAction] = []
     for kind in range(TOPPLE + 1):
         for tiki, name in enumerate(TIKIS):
@@ -73,7 +89,7 @@ def build_table() -> ActionTable[TikiToppleAction]:
         actions.append(_action(len(actions), text, LINE, line=line))
     for card in range(NUM_SECRETS):
         actions.append(_action(len(actions), f"secret {card}", SECRET, card=card))
-    return ActionTable(actions, normalize=_normalize)
+    return TikiToppleTable(actions)
 
 
 def _normalize(text: str) -> str:

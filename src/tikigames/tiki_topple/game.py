@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tikigames.core.action import ActionTable
 from tikigames.core.errors import OptionError
 from tikigames.core.game import Game
 from tikigames.core.options import Option, OptionValue
 from tikigames.core.registry import register
-from tikigames.tiki_topple.actions import TikiToppleAction, build_table
+from tikigames.tiki_topple.actions import TikiToppleTable, build_table
 from tikigames.tiki_topple.data import TikiToppleRules
 from tikigames.tiki_topple.observation import TikiToppleObservation
 from tikigames.tiki_topple.render import render_observation, render_state
@@ -84,5 +83,12 @@ class TikiTopple(Game[TikiToppleState, TikiToppleObservation, TikiToppleRules]):
     def _table_key(self) -> tuple[()]:
         return ()  # the same table for every option
 
-    def _build_table(self) -> ActionTable[TikiToppleAction]:
+    def _build_table(self) -> TikiToppleTable:
         return build_table()
+
+    @property
+    def action_table(self) -> TikiToppleTable:
+        """The action table (the same for every option), with its prebuilt chance outcomes."""
+        table = self._table
+        assert isinstance(table, TikiToppleTable)
+        return table

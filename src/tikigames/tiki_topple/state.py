@@ -153,7 +153,8 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         phase = self._phase
         actions = self._actions
         if phase == _LINE:
-            return [(actions[LINE_BASE + i], 1.0 / NUM_LINES) for i in range(NUM_LINES)]
+            # The same 1296 outcomes at every line setup: built once with the table, copied here.
+            return self._game.action_table.line_outcomes.copy()
         if phase == _SECRET:
             deck = self._deck
             cards = [card for card in range(NUM_SECRETS) if deck >> card & 1]
