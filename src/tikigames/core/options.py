@@ -73,6 +73,7 @@ class Option:
         ``none``/``null`` is ``None`` where allowed; a ``bool`` option takes ``true``/``false``
         (or ``yes``/``no``, ``on``/``off``, ``1``/``0``); an ``int`` option a decimal integer.
 
+        >>> from tikigames.core.options import Option
         >>> Option("rounds", int, 4, "rounds", minimum=1).parse(" 3 ")
         3
         >>> Option("jokers", bool, True, "jokers").parse("off")
