@@ -11,6 +11,8 @@ opposite, so a lineup ``a, b, a, b`` keeps them opposite under rotation). A labe
 when one of its seats has a positive return, *loses* when all of its seats have negative
 returns, and *draws* otherwise (a draw, or a win shared by every player). Rates carry Wilson 95%
 confidence intervals.
+
+A tool, in the top layer: built on the library, it may import any of it.
 """
 
 from __future__ import annotations

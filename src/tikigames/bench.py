@@ -6,6 +6,8 @@ random games (chance outcomes drawn with their probabilities):
 - ``playout_actions_per_s``: random playouts, counting ``legal_actions`` + ``apply_action``;
 - ``apply_undo_pairs_per_s``: every legal action applied and undone at positions along games;
 - ``clone_us``, ``observation_us``, ``resample_us``: one call, 50 actions into a game.
+
+A tool, in the top layer: built on the library, it may import any of it.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ run a tournament of bots.
     tikigames play tiki_topple --players human,ismcts --seed 7 -o rounds=2 -b iterations=2000
     tikigames bench [GAME] [--seconds S] [--json]
     tikigames arena tactiki --players ismcts,random --games 200 --workers 2 --seed 1 [--json]
+
+A tool, in the top layer: built on the library, it may import any of it.
 """
 
 from __future__ import annotations
