@@ -84,8 +84,7 @@ class KuhnPokerState(State[KuhnPokerAction, "KuhnPoker", "KuhnPokerObservation"]
 
     __slots__ = ("_bets", "_cards")
 
-    def __init__(self, game: KuhnPoker) -> None:
-        super().__init__(game)
+    def _init_position(self) -> None:
         self._cards: list[int] = []  # seat order
         self._bets: list[int] = []  # PASS or BET, in turn order
 

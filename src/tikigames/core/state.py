@@ -4,6 +4,7 @@ clone, equality, notation and JSON.
 A game subclasses :class:`State` and writes only its rules, as a handful of hooks:
 
 ========================  ==============================================================
+``_init_position()``      set the game's own fields to the initial position
 ``current_player()``      who acts: a seat, :data:`CHANCE` or :data:`TERMINAL`
 ``_generate_legal()``     the legal actions (chance outcomes at a chance node), sorted by id
 ``chance_outcomes()``     ``(action, probability)`` pairs at a chance node
@@ -79,22 +80,41 @@ class State(ABC, Generic[A, G, Obs]):
         "_views",
     )
 
-    def __init__(self, game: G) -> None:
+    def __init__(self, game: G, source: Self | None = None) -> None:
+        """The initial state of ``game`` (:meth:`_init_position` sets the game's fields), or,
+        with ``source``, a copy of ``source`` (for :meth:`clone`: ``source._copy_into`` copies
+        the game's fields). Create states through the game, not by calling this."""
         self._game = game
-        self._actions: tuple[A, ...] = game.action_table.actions
-        self._action_type: type[A] = type(self._actions[0])
-        self._history: list[A] = []
+        if source is not None:
+            self._actions: tuple[A, ...] = source._actions
+            self._action_type: type[A] = source._action_type
+            self._history: list[A] = source._history.copy()
+            self._views: list[list[str]] = [view.copy() for view in source._views]
+            self._undo: list[Any] = source._undo.copy()
+            self._legal: list[A] | None = source._legal
+            self._legal_stack: list[list[A] | None] = source._legal_stack.copy()
+            self._hash: int | None = source._hash
+            source._copy_into(self)
+            return
+        self._actions = game.action_table.actions
+        self._action_type = type(self._actions[0])
+        self._history = []
         #: One list per seat, then one for the spectator: each action's text as that one saw it.
-        self._views: list[list[str]] = [[] for _ in range(game.num_players + 1)]
+        self._views = [[] for _ in range(game.num_players + 1)]
         #: Undo records pushed by ``_do``; their shape is the game's business.
-        self._undo: list[Any] = []
-        self._legal: list[A] | None = None
+        self._undo = []
+        self._legal = None
         #: The legal-action caches of the positions before each applied action, so that an
         #: undo restores them and apply/undo loops never regenerate the moves of a position.
-        self._legal_stack: list[list[A] | None] = []
-        self._hash: int | None = None
+        self._legal_stack = []
+        self._hash = None
+        self._init_position()
 
     # ----------------------------------------------------------------- game hooks
+
+    @abstractmethod
+    def _init_position(self) -> None:
+        """Set the game's own fields to the initial position (``self.game`` is set)."""
 
     @abstractmethod
     def current_player(self) -> int:
@@ -438,20 +458,12 @@ class State(ABC, Generic[A, G, Obs]):
     # ----------------------------------------------------------------- copies, equality, JSON
 
     def clone(self) -> Self:
-        """An independent copy, history and undo records included."""
-        cls = type(self)
-        new = cls.__new__(cls)
-        new._game = self._game
-        new._actions = self._actions
-        new._action_type = self._action_type
-        new._history = self._history.copy()
-        new._views = [view.copy() for view in self._views]
-        new._undo = self._undo.copy()
-        new._legal = self._legal
-        new._legal_stack = self._legal_stack.copy()
-        new._hash = self._hash
-        self._copy_into(new)
-        return new
+        """An independent copy, history and undo records included.
+
+        The copy is made by the constructor (``type(self)(game, source=self)``), not by
+        ``__new__`` and assignments: a class compiled by mypyc cannot skip its ``__init__``.
+        """
+        return type(self)(self._game, self)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

@@ -78,7 +78,7 @@ from tikigames.paiko.data import (
 from tikigames.paiko.maps import BLOCKED, PaikoMaps
 
 if TYPE_CHECKING:
-    from tikigames.paiko.game import Paiko
+    from tikigames.paiko.game import Paiko  # noqa: F401 (base class)
     from tikigames.paiko.observation import PaikoObservation  # noqa: F401 (base class)
 
 __all__ = ["PaikoState"]
@@ -135,8 +135,8 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         "_winner",
     )
 
-    def __init__(self, game: Paiko) -> None:
-        super().__init__(game)
+    def _init_position(self) -> None:
+        game = self.game
         rules = game.rules
         #: The repetition limit (0: none), the turn limit (0: none), and ``draw_exact``.
         self._limit: int = rules.move_limit or 0

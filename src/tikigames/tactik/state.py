@@ -48,7 +48,7 @@ from tikigames.tactik.paths import back_dest, entered, forward_dest, seven_moves
 if TYPE_CHECKING:
     from random import Random
 
-    from tikigames.tactik.game import TacTik
+    from tikigames.tactik.game import TacTik  # noqa: F401 (base class)
     from tikigames.tactik.observation import TacTikObservation  # noqa: F401 (base class)
 
 __all__ = ["TacTikState"]
@@ -116,8 +116,8 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         "_winners",
     )
 
-    def __init__(self, game: TacTik) -> None:
-        super().__init__(game)
+    def _init_position(self) -> None:
+        game = self.game
         rules: TacTikRules = game.rules
         self._rules = rules
         self._lay = layout(rules.colours)

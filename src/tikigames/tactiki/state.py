@@ -43,7 +43,7 @@ from tikigames.tactiki.data import (
 )
 
 if TYPE_CHECKING:
-    from tikigames.tactiki.game import TacTiki
+    from tikigames.tactiki.game import TacTiki  # noqa: F401 (base class)
     from tikigames.tactiki.observation import TacTikiObservation  # noqa: F401 (base class)
 
 __all__ = ["TacTikiState"]
@@ -91,8 +91,8 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         "_winner",
     )
 
-    def __init__(self, game: TacTiki) -> None:
-        super().__init__(game)
+    def _init_position(self) -> None:
+        game = self.game
         rules = game.rules
         self._max_turns = rules.max_turns
         self._strict = rules.strict_statue

@@ -34,7 +34,7 @@ from tikigames.tiki_topple.data import (
 )
 
 if TYPE_CHECKING:
-    from tikigames.tiki_topple.game import TikiTopple
+    from tikigames.tiki_topple.game import TikiTopple  # noqa: F401 (base class)
     from tikigames.tiki_topple.observation import TikiToppleObservation  # noqa: F401 (base class)
 
 __all__ = ["TikiToppleState"]
@@ -88,8 +88,8 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         "_winners",
     )
 
-    def __init__(self, game: TikiTopple) -> None:
-        super().__init__(game)
+    def _init_position(self) -> None:
+        game = self.game
         rules = game.rules
         self._players: int = game.num_players
         self._topple_bottom = rules.topple_bottom_allowed
