@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
 from typing_extensions import Self
 
 from tikigames.core.errors import ActionError
@@ -19,6 +20,7 @@ from tikigames.core.errors import ActionError
 __all__ = ["Action", "ActionTable"]
 
 
+@mypyc_attr(native_class=False)  # an int subclass: mypyc compiles it as a Python class
 class Action(int):
     """One entry of a game's action table: an ``int`` id whose ``str()`` is the canonical notation.
 
@@ -30,7 +32,8 @@ class Action(int):
     hidden: str | None
 
     def __new__(cls, action_id: int, text: str, hidden: str | None = None) -> Action:
-        self = super().__new__(cls, action_id)
+        # int.__new__, not super().__new__: the form mypyc compiles for a non-native class.
+        self = int.__new__(cls, action_id)
         self.text = text
         self.hidden = hidden
         return self

@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
 
+from mypy_extensions import mypyc_attr
+
 from tikigames.core.action import Action, ActionTable
 from tikigames.paiko.data import (
     ALL_SQUARES,
@@ -57,6 +59,7 @@ KIND_NAMES = ("draft", "draw", "deploy", "shift", "turn", "redeploy", "stay", "g
 MAX_DRAW = 3
 
 
+@mypyc_attr(native_class=False)  # an int subclass: mypyc compiles it as a Python class
 class PaikoAction(Action):
     """A Paikō action with its decoded fields.
 

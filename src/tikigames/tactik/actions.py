@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from mypy_extensions import mypyc_attr
+
 from tikigames.core.action import Action, ActionTable
 from tikigames.tactik.data import (
     BACK4,
@@ -67,6 +69,7 @@ START, FORWARD, BACK, SEVEN, SWAP_PAWNS, DISCARD, DISCARD_ALL, GIVE, DEAL = rang
 _START_VARIANTS = (C1, C10, C13, JOKER)
 
 
+@mypyc_attr(native_class=False)  # an int subclass: mypyc compiles it as a Python class
 class TacTikAction(Action):
     """A Tac-Tik action with its decoded fields.
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from tikigames.core.action import Action, ActionTable
 from tikigames.tactiki.data import (
     FORWARD,
@@ -42,6 +44,7 @@ REINCARNATE_BASE: Final = 130
 PASS_ID: Final = 180
 
 
+@mypyc_attr(native_class=False)  # an int subclass: mypyc compiles it as a Python class
 class TacTikiAction(Action):
     """A TacTiki action with its decoded fields.
 

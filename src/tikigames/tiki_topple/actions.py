@@ -18,6 +18,8 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from tikigames.core.action import Action, ActionTable
 from tikigames.tiki_topple.data import CARD_NAMES, GROUPS, NUM_SECRETS, TIKIS, TOAST, TOPPLE
 
@@ -29,6 +31,7 @@ NUM_LINES = 1296
 SECRET_BASE = LINE_BASE + NUM_LINES
 
 
+@mypyc_attr(native_class=False)  # an int subclass: mypyc compiles it as a Python class
 class TikiToppleAction(Action):
     """A Tiki Topple action with its decoded fields.
 

@@ -1,0 +1,71 @@
+"""Build script: the package compiled with mypyc where it can be, pure Python where not.
+
+``pip install .`` and ``python -m build`` compile the modules listed in :data:`COMPILED` with
+mypyc (the same typed source; interpreted Python keeps working wherever a module is not
+compiled). ``TIKIGAMES_PURE=1`` forces the pure-Python build (a ``py3-none-any`` wheel), and an
+editable install (``pip install -e .``) is always pure, so that edits to the source take effect.
+Where the C compiler fails, the build falls back to pure Python.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).parent
+PACKAGE = Path("src", "tikigames")
+
+#: The modules kept interpreted: the games' wiring (``game.py``: subclasses of the interpreted
+#: ``Game``), observations (frozen dataclasses built from keyword arguments), the ``Bot`` protocol,
+#: exceptions with two bases, and the tools, whose speed is the user's loop.
+INTERPRETED = {
+    "__init__.py",
+    "game.py",
+    "observation.py",
+    "errors.py",
+    "bot.py",
+    "arena.py",
+    "bench.py",
+    "cli.py",
+    "testing.py",
+}
+
+
+def compiled_modules() -> list[str]:
+    return sorted(
+        str(path)
+        for path in PACKAGE.rglob("*.py")
+        if path.name not in INTERPRETED and "adapters" not in path.parts
+    )
+
+
+def pure_requested() -> bool:
+    return os.environ.get("TIKIGAMES_PURE", "").strip().lower() in ("1", "true", "yes")
+
+
+class OptionalBuildExt(build_ext):
+    """Builds the compiled modules, except in an editable install; a compiler error leaves the
+    pure-Python modules in place instead of failing the install."""
+
+    def run(self) -> None:
+        if self.editable_mode or getattr(self, "inplace", False):
+            self.extensions = []
+        try:
+            super().run()
+        except Exception as error:  # noqa: BLE001 - any compiler failure means "pure"
+            self.warn(f"tikigames: compiling with mypyc failed, pure Python is used: {error}")
+            self.extensions = []
+
+
+def extensions() -> list[object]:
+    if pure_requested():
+        return []
+    from mypyc.build import mypycify
+
+    return list(mypycify(compiled_modules(), opt_level="3", debug_level="0"))
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
