@@ -102,7 +102,7 @@ def _make_bots(kinds: Sequence[str], pairs: Sequence[str]) -> dict[str, Bot]:
     for kind, settings in _bot_settings(kinds, pairs).items():
         try:
             bots[kind] = BOTS[kind](**settings)
-        except ValueError as error:
+        except (TypeError, ValueError) as error:
             raise OptionError(f"{kind}: {error}") from None
     return bots
 

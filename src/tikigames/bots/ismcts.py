@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Iterator
-from typing import Any
+from typing import Any, cast
+
+from mypy_extensions import mypyc_attr
 
 from tikigames.bots.search import (
     Node,
@@ -12,7 +14,6 @@ from tikigames.bots.search import (
     backup,
     most_visited,
 )
-from tikigames.bots.search import rollout as random_rollout
 from tikigames.bots.search import select as select_child
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
@@ -31,6 +32,7 @@ def edge_key(state: State[Any, Any, Any], action: Action, observer: int) -> Hash
     return state.action_to_string(action, observer)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ISMCTSBot(SearchBot):
     """Single-observer information-set Monte Carlo tree search (SO-ISMCTS).
 
@@ -133,8 +135,9 @@ class ISMCTSBot(SearchBot):
                     child = select_child(available, c)
                     key = child.key
                 if groups is None:
-                    assert isinstance(key, Action)
-                    action = key
+                    # The keys are the actions themselves (a cast, not an isinstance check:
+                    # compiled by mypyc, that would test for the exact class Action).
+                    action = cast(Action, key)
                 else:
                     group = groups[key]
                     action = group[rng.randrange(len(group))] if len(group) > 1 else group[0]
@@ -143,7 +146,7 @@ class ISMCTSBot(SearchBot):
                 if untried:
                     break  # expanded: now the rollout
                 node = child
-            returns, _ = random_rollout(state, rng, cap)
+            returns, _ = self.playout(state, rng, cap)
             backup(path, returns)
         best = most_visited(root, allowed=mine)
         group = mine[best.key]

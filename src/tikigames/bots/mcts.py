@@ -7,13 +7,14 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from tikigames.bots.search import (
     Node,
     SearchBot,
     backup,
     most_visited,
 )
-from tikigames.bots.search import rollout as random_rollout
 from tikigames.bots.search import select as select_child
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
@@ -23,6 +24,7 @@ from tikigames.core.state import State
 __all__ = ["MCTSBot"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MCTSBot(SearchBot):
     """Monte Carlo tree search (UCT) for perfect-information games such as Paikō.
 
@@ -92,7 +94,7 @@ class MCTSBot(SearchBot):
                 applied += 1
                 path.append(child)
                 node = child
-            returns, steps = random_rollout(state, rng, cap)
+            returns, steps = self.playout(state, rng, cap)
             backup(path, returns)
             root.visits += 1
             for _ in range(applied + steps):

@@ -5,12 +5,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from tikigames.core.action import Action
 from tikigames.core.observation import Observation
 
 __all__ = ["RandomBot"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot:
     """Plays a uniformly random legal action.
 

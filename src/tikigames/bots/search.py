@@ -25,6 +25,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Container, Hashable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Final, Literal, TypeAlias
 
+from mypy_extensions import mypyc_attr
+
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE
 from tikigames.core.game import Game
@@ -170,6 +172,7 @@ def most_visited(root: Node, allowed: Container[Hashable] | None = None) -> Node
     return best
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SearchBot(ABC):
     """The frame of a Monte Carlo tree search bot: settings, budget, the forced-move shortcut.
 
@@ -185,6 +188,7 @@ class SearchBot(ABC):
             cut short is worth the game's guess, ``state.evaluate()``.
 
     Raises:
+        TypeError: a setting of the wrong type (``iterations=2.5``, ``seconds="1"``…).
         ValueError: a setting out of range (no iterations, a negative time or constant…).
     """
 
@@ -200,22 +204,26 @@ class SearchBot(ABC):
     ) -> None:
         if c is None:
             c = self.default_c
-        if type(iterations) is not int or iterations < 1:
-            raise ValueError(f"iterations must be an int ≥ 1, not {iterations!r}")
-        if seconds is not None and (
-            isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0
-        ):
-            raise ValueError(f"seconds must be a number > 0 or None, not {seconds!r}")
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
-            raise ValueError(f"c must be a finite number ≥ 0, not {c!r}")
-        if not (
-            max_rollout is None
-            or max_rollout == GAME_CAP
-            or (type(max_rollout) is int and max_rollout >= 0)
-        ):
-            raise ValueError(
-                f"max_rollout must be an int ≥ 0, None or {GAME_CAP!r}, not {max_rollout!r}"
-            )
+        # A wrong type is a TypeError, a value out of range a ValueError, in both builds (a
+        # compiled build checks the annotated types itself, with TypeError).
+        if type(iterations) is not int:
+            raise TypeError(f"iterations must be an int, not {iterations!r}"[:100])
+        if iterations < 1:
+            raise ValueError(f"iterations must be ≥ 1, not {iterations}")
+        if seconds is not None:
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+                raise TypeError(f"seconds must be a number or None, not {seconds!r}"[:100])
+            if not 0 < seconds < math.inf:
+                raise ValueError(f"seconds must be > 0, not {seconds}")
+        if isinstance(c, bool) or not isinstance(c, (int, float)):
+            raise TypeError(f"c must be a number, not {c!r}"[:100])
+        if not 0 <= c < math.inf:
+            raise ValueError(f"c must be a finite number ≥ 0, not {c}")
+        cap: object = max_rollout  # checked as any object: its annotation is the promise
+        if cap is not None and type(cap) not in (int, str):
+            raise TypeError(f"max_rollout must be an int, None or {GAME_CAP!r}, not {cap!r}"[:100])
+        if cap is not None and cap != GAME_CAP and not (type(cap) is int and cap >= 0):
+            raise ValueError(f"max_rollout must be ≥ 0, None or {GAME_CAP!r}, not {cap!r}"[:100])
         self.iterations = iterations
         self.seconds = None if seconds is None else float(seconds)
         self.c = float(c)
@@ -225,6 +233,15 @@ class SearchBot(ABC):
         """The cap on a rollout's length in ``game``: ``max_rollout``, or the game's own."""
         cap = self.max_rollout
         return game.rollout_cap if cap == GAME_CAP else cap
+
+    def playout(
+        self, state: State[Any, Any, Any], rng: random.Random, max_actions: int | None
+    ) -> tuple[list[float], int]:
+        """The playout from a new leaf of the tree: :func:`rollout` (uniformly random actions,
+        at most ``max_actions``), returning ``(returns, actions played)``. A subclass may
+        override it with a smarter policy; it must leave ``state`` where the playout stopped
+        (MCTS undoes that many actions)."""
+        return rollout(state, rng, max_actions)
 
     def act(self, obs: Observation[Any], rng: random.Random) -> Action:
         """Search from ``obs`` and return the chosen action, one of ``obs.legal_actions()``.

@@ -74,6 +74,7 @@ def normalize_text(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ActionTable(Generic[A]):
     """Every action of a game, in id order, with a dictionary from notation to action.
 

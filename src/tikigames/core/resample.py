@@ -18,6 +18,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Generic
 
+from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
 
 from tikigames.core.errors import ActionError, InvalidStateError
@@ -34,6 +35,7 @@ Obs = TypeVar("Obs", bound="Observation[Any]", default=Any)
 S = TypeVar("S", bound="State[Any, Any, Any]", default=Any)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Resampler(ABC, Generic[G, Obs, S]):
     """Draws states consistent with one observation, each from the distribution the game's page
     documents (for hidden information: the exact posterior of DESIGN.md).
@@ -73,6 +75,7 @@ class Resampler(ABC, Generic[G, Obs, S]):
         return self.draw(rng)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ReplayResampler(Resampler[Any, Any, Any]):
     """The resampler of a perfect-information game: the observed history, replayed (with
     checks, since an observation may come from loaded data). Every draw equals the observed

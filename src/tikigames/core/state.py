@@ -34,8 +34,9 @@ from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Sequence
 from random import Random
-from typing import TYPE_CHECKING, Any, Generic
+from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, cast, overload
 
+from mypy_extensions import mypyc_attr
 from typing_extensions import Self, TypeVar
 
 from tikigames.core.action import Action
@@ -53,6 +54,7 @@ G = TypeVar("G", bound="Game[Any, Any, Any]", default=Any)
 Obs = TypeVar("Obs", bound="Observation[Any]", default=Any)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC, Generic[A, G, Obs]):
     """One position of a game, with the history that led to it.
 
@@ -215,7 +217,11 @@ class State(ABC, Generic[A, G, Obs]):
         """Every action applied since the initial state, chance outcomes included."""
         return self._history.copy()
 
-    def seen_history(self, player: int | None) -> tuple[str, ...]:
+    @overload
+    def seen_history(self, player: int) -> tuple[str, ...]: ...
+    @overload
+    def seen_history(self, player: None) -> tuple[str, ...]: ...
+    def seen_history(self, player: object) -> tuple[str, ...]:
         """Every applied action's text as ``player`` saw it when it was applied (``None``: a
         spectator): the ``history`` of ``player``'s observation, kept as the game goes, so it
         costs one copy.
@@ -234,7 +240,11 @@ class State(ABC, Generic[A, G, Obs]):
         seat = self._check_player(player)
         return tuple(self._views[-1 if seat is None else seat])
 
-    def observation(self, player: int | None) -> Obs:
+    @overload
+    def observation(self, player: int) -> Obs: ...
+    @overload
+    def observation(self, player: None) -> Obs: ...
+    def observation(self, player: object) -> Obs:
         """What ``player`` knows (``None``: a spectator), as the game's observation class.
 
         >>> import random, tikigames
@@ -293,25 +303,31 @@ class State(ABC, Generic[A, G, Obs]):
     def _coerce(self, action: object) -> A:
         """The table's action for ``action`` (an action of this game or its int id)."""
         kind = type(action)
-        if kind is not int and kind is not self._action_type:
+        # An action object is never narrowed to ``int`` here: compiled by mypyc, an int-typed
+        # variable holds a machine integer, and the object (its text) would be lost.
+        given: Action | None = None
+        if kind is self._action_type:
+            given = cast(Action, action)
+            index = int(given)
+        elif kind is int:
+            index = cast(int, action)
+        elif isinstance(action, (bool, Action)) or not hasattr(kind, "__index__"):
             # Other integer types (e.g. numpy's) are accepted by value; bools and other games'
             # actions are not actions of this game.
-            if isinstance(action, (bool, Action)) or not hasattr(kind, "__index__"):
-                raise ActionError(
-                    f"an action of {self._game.name} is an int or a {self._action_type.__name__},"
-                    f" not {kind.__name__} {action!r}"[:200]
-                )
-            action = operator.index(action)  # type: ignore[arg-type]
-            kind = int
-        assert isinstance(action, int)
-        if not 0 <= action < len(self._actions):
             raise ActionError(
-                f"{self._game.name} has action ids 0..{len(self._actions) - 1}, not {int(action)}"
+                f"an action of {self._game.name} is an int or a {self._action_type.__name__},"
+                f" not {kind.__name__} {action!r}"[:200]
             )
-        entry = self._actions[action]
-        if kind is not int and entry is not action and entry.text != action.text:  # type: ignore[attr-defined]
+        else:
+            index = operator.index(cast(SupportsIndex, action))
+        if not 0 <= index < len(self._actions):
+            raise ActionError(
+                f"{self._game.name} has action ids 0..{len(self._actions) - 1}, not {index}"
+            )
+        entry = self._actions[index]
+        if given is not None and entry is not given and entry.text != given.text:
             # An unpickled action is a copy of the table's entry (same id and text): accepted.
-            raise ActionError(f"{action!r} belongs to a {self._game.name} game with other options")
+            raise ActionError(f"{given!r} belongs to a {self._game.name} game with other options")
         return entry
 
     def _is_legal(self, action: A) -> bool:
@@ -332,7 +348,11 @@ class State(ABC, Generic[A, G, Obs]):
             why = f"not legal for player {player} now"
         return IllegalActionError(f"{action.text!r}: {why}")
 
-    def apply_action(self, action: A | int) -> None:
+    @overload
+    def apply_action(self, action: A) -> None: ...
+    @overload
+    def apply_action(self, action: int) -> None: ...
+    def apply_action(self, action: object) -> None:
         """Apply ``action`` (an action of this game or its id) in place.
 
         >>> import tikigames
@@ -422,7 +442,11 @@ class State(ABC, Generic[A, G, Obs]):
 
     # ----------------------------------------------------------------- notation
 
-    def parse_action(self, text: str) -> A:
+    @overload
+    def parse_action(self, text: str) -> A: ...
+    @overload
+    def parse_action(self, text: object) -> A: ...
+    def parse_action(self, text: object) -> A:
         """The action written ``text`` in the game's notation, if it is legal now.
 
         >>> import tikigames
@@ -444,7 +468,11 @@ class State(ABC, Generic[A, G, Obs]):
             raise self._illegal(action)
         return action
 
-    def action_to_string(self, action: A | int, player: int | None = None) -> str:
+    @overload
+    def action_to_string(self, action: A, player: int | None = None) -> str: ...
+    @overload
+    def action_to_string(self, action: int, player: int | None = None) -> str: ...
+    def action_to_string(self, action: object, player: object = None) -> str:
         """The text of ``action`` as ``player`` would see it if it were applied now (hidden
         parts as ``?``); ``player=None`` gives the full text."""
         entry = self._coerce(action)
