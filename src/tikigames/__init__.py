@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from tikigames import paiko, tactik, tactiki, tiki_topple
 from tikigames.arena import arena
+from tikigames.core import state as _core_state
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.errors import (
@@ -41,6 +42,10 @@ __version__ = "0.1.0"
 # Each game package registers itself when imported (above).
 _GAME_PACKAGES = (paiko, tactik, tactiki, tiki_topple)
 
+#: Whether this is the compiled build (mypyc) of the package, rather than pure Python: the rules
+#: engines are compiled modules then (see the docs' Performance page).
+compiled: bool = not _core_state.__file__.endswith(".py")
+
 #: The names of the registered games, sorted.
 GAMES: tuple[str, ...] = registered()
 
@@ -60,6 +65,7 @@ __all__ = [
     "UndoError",
     "__version__",
     "arena",
+    "compiled",
     "load",
     "play",
     "state_from_json",
