@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import tikigames
+
+# The docs' own extension: pictures of real engine states, drawn at build time.
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "tikigames"
 author = "tikigames developers"
@@ -15,6 +21,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
+    "tikigames_pictures",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import random
+from typing import Any
 
 import tikigames
 from tikigames.cli import main
@@ -125,3 +127,36 @@ def test_bad_bot_settings_and_players() -> None:
         status, _, err = run_arena("tiki_topple", *argv)
         assert status == 2, argv
         assert err.startswith("tikigames: "), argv
+
+
+def test_render_draws_saved_states_and_observations(tmp_path: Any) -> None:
+    state = tikigames.load("tactiki").new_initial_state()
+    rng = random.Random(0)
+    for _ in range(30):
+        state.apply_unchecked(state.random_action(rng))
+    saved = tmp_path / "state.json"
+    saved.write_text(json.dumps(state.to_json()))
+    status, out = run("render", str(saved))
+    assert status == 0 and out.strip() == state.svg()
+    status, out = run("render", str(saved), "--player", "1", "--size", "300")
+    assert status == 0 and out.strip() == state.observation(1).svg(size=300)
+    seen = tmp_path / "obs.json"
+    seen.write_text(json.dumps(state.observation(0).to_json()))
+    assert run("render", str(seen), "-o", str(tmp_path / "o.svg"))[0] == 0
+    assert (tmp_path / "o.svg").read_text() == state.observation(0).svg()
+    assert run("render", str(seen), "--png", "-o", str(tmp_path / "o.png"))[0] == 0
+    assert (tmp_path / "o.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for bad in (str(tmp_path / "missing.json"), str(seen) + "x"):
+        assert run("render", bad)[0] == 2
+    (tmp_path / "bad.json").write_text('{"format": "tikigames/1", "game": "chess"}')
+    assert run("render", str(tmp_path / "bad.json"))[0] == 2
+
+
+def test_play_writes_each_humans_view_as_a_picture(tmp_path: Any) -> None:
+    script = ("\n".join(str(a) for a in tikigames.load("tiki_topple").actions()[:37]) + "\n") * 30
+    status, _ = run("play", "tiki_topple", "--players", "human,random", "--seed", "1",
+                    "-o", "rounds=1", "--svg", str(tmp_path), stdin=script)  # fmt: skip
+    assert status == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["player0.html", "player0.svg"]
+    assert (tmp_path / "player0.svg").read_text().startswith("<svg")
+    assert 'http-equiv="refresh"' in (tmp_path / "player0.html").read_text()

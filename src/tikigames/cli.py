@@ -7,6 +7,7 @@ run a tournament of bots.
     tikigames play tiki_topple --players human,ismcts --seed 7 -o rounds=2 -b iterations=2000
     tikigames bench [GAME] [--seconds S] [--json]
     tikigames arena tactiki --players ismcts,random --games 200 --workers 2 --seed 1 [--json]
+    tikigames render saved.json [--player P] [-o OUT.svg] [--png]
 
 A tool, in the top layer: built on the library, it may import any of it.
 """
@@ -20,6 +21,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 import tikigames
@@ -33,6 +35,7 @@ from tikigames.core.errors import ActionError, IllegalActionError, OptionError
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
 from tikigames.core.options import OptionValue
+from tikigames.core.serialization import OBSERVATION_FORMAT
 from tikigames.core.state import State
 
 __all__ = ["main"]
@@ -183,6 +186,35 @@ class HumanBot:
                 print(f"Not accepted: {error}. Type one of the legal actions, or quit.", file=out)
 
 
+class _PictureWriter:
+    """``play --svg DIR``: after every action, each human's view as ``DIR/player<P>.svg``,
+    and a page ``DIR/player<P>.html`` that shows it and reloads itself every second, for
+    people who want to watch in a browser."""
+
+    def __init__(self, directory: Path, seats: Sequence[int]) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.directory = directory
+        self.seats: list[int | None] = [*seats] or [None]  # no human: a spectator's view
+        for seat in self.seats:
+            name = _picture_name(seat)
+            (directory / f"{name}.html").write_text(
+                '<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="1">'
+                f'<title>tikigames: {name}</title><img src="{name}.svg" alt="{name}\'s view">'
+            )
+
+    def write(self, state: State[Any, Any, Any]) -> None:
+        for seat in self.seats:
+            picture = state.observation(seat).svg()
+            target = self.directory / f"{_picture_name(seat)}.svg"
+            partial = target.with_suffix(".svg.part")
+            partial.write_text(picture)
+            partial.replace(target)  # a browser never reads a half-written picture
+
+
+def _picture_name(seat: int | None) -> str:
+    return "spectator" if seat is None else f"player{seat}"
+
+
 def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     kinds = [kind.strip().lower() for kind in args.players.split(",")]
     made = _make_bots(kinds, args.bot or [])
@@ -192,7 +224,11 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     lineup: list[Bot] = [human if kind == "human" else made[kind] for kind in kinds]
     viewer = humans[0] if len(humans) == 1 else None
 
+    pictures = _PictureWriter(Path(args.svg), humans) if args.svg else None
+
     def show(state: State[Any, Any, Any], player: int, action: Action) -> None:
+        if pictures is not None:
+            pictures.write(state)
         seen = state.seen_history(viewer)[-1]
         if player == CHANCE:
             if args.verbose:
@@ -281,6 +317,42 @@ def _arena(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return 0
 
 
+def _render(args: argparse.Namespace, stdout: TextIO) -> int:
+    """``tikigames render FILE.json``: the picture of a saved state or observation."""
+    try:
+        data = json.loads(Path(args.file).read_text())
+    except (OSError, ValueError) as error:
+        raise OptionError(f"cannot read {args.file!r}: {error}"[:300]) from None
+    try:
+        if isinstance(data, dict) and data.get("format") == OBSERVATION_FORMAT:
+            game = tikigames.load(str(data.get("game")), **dict(data.get("options") or {}))
+            if args.player is not None:
+                raise OptionError("--player is for a saved state; an observation has its player")
+            picture = game.observation_from_json(data).svg(size=args.size)
+        else:
+            state = tikigames.state_from_json(data)
+            if args.player is None:
+                picture = state.svg(size=args.size)
+            else:
+                seat = None if args.player == "spectator" else int(args.player)
+                picture = state.observation(seat).svg(size=args.size)
+    except (tikigames.InvalidStateError, ValueError) as error:
+        raise OptionError(f"{args.file}: {error}"[:300]) from None
+    if args.png:
+        if not args.output:
+            raise OptionError("--png writes a file: give -o OUT.png")
+        try:
+            import cairosvg  # type: ignore[import-untyped]  # optional: tikigames[png]
+        except ImportError:
+            raise OptionError("--png needs cairosvg: pip install 'tikigames[png]'") from None
+        cairosvg.svg2png(bytestring=picture.encode(), write_to=args.output)
+    elif args.output:
+        Path(args.output).write_text(picture)
+    else:
+        stdout.write(picture + "\n")
+    return 0
+
+
 def _list(stdout: TextIO) -> int:
     for name in tikigames.GAMES:
         game = tikigames.load(name)
@@ -319,6 +391,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="a bot setting: " + ", ".join(BOT_SETTINGS))  # fmt: skip
     tour.add_argument("--json", action="store_true")
     tour.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    render = commands.add_parser("render", help="draw a saved state or observation as SVG")
+    render.add_argument("file", help="a state's or an observation's JSON (to_json)")
+    render.add_argument("--player", default=None,
+                        help="for a state: draw this seat's view (or 'spectator')")  # fmt: skip
+    render.add_argument("-o", "--output", default=None, help="the file to write (default: stdout)")
+    render.add_argument("--size", type=int, default=480, help="pixels of the longer side")
+    render.add_argument("--png", action="store_true", help="write PNG (needs tikigames[png])")
+    play.add_argument("--svg", metavar="DIR", default=None,
+                      help="after every move, each human's view as DIR/player<P>.svg")  # fmt: skip
     return parser
 
 
@@ -336,6 +417,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
             return _play(args, stdin, stdout)
         if args.command == "arena":
             return _arena(args, stdout, stderr)
+        if args.command == "render":
+            return _render(args, stdout)
         return _bench(args, stdout)
     except OptionError as error:
         print(f"tikigames: {error}", file=stderr)

@@ -27,6 +27,7 @@ import pickle
 import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+from xml.etree import ElementTree
 
 from tikigames.bots import RandomBot
 from tikigames.core.constants import TERMINAL
@@ -359,6 +360,35 @@ def notation_round_trips(game: AnyGame, picks: list[int], seed: int, steps: int)
             _check(seen == text or "?" in seen, f"player {p} sees {seen!r} for {text!r}")
 
 
+def _check_picture(svg: str, what: str) -> None:
+    try:
+        root = ElementTree.fromstring(svg)
+    except ElementTree.ParseError as error:
+        raise ConformanceError(f"{what}: the picture is not XML: {error}") from None
+    _check(root.tag == "{http://www.w3.org/2000/svg}svg", f"{what}: not an <svg> element")
+    _check(len(root.get("viewBox", "").split()) == 4, f"{what}: no viewBox")
+
+
+def pictures_are_valid_and_never_leak(
+    game: AnyGame, picks: list[int], seed: int, steps: int
+) -> None:
+    """Every state's and observation's picture is SVG with a viewBox, the same text for equal
+    inputs, and a resampled world draws its player's picture byte for byte the same (a picture
+    drawn from the observation alone cannot show what its player does not know)."""
+    states = walk(game, picks, steps)
+    rng = random.Random(seed)
+    for state in states[:: max(1, len(states) // 8)] + states[-1:]:
+        picture = state.svg()
+        _check_picture(picture, "state.svg()")
+        _check(state.clone().svg() == picture, "equal states drew different pictures")
+        for p in _seats(state):
+            obs = state.observation(p)
+            seen = obs.svg()
+            _check_picture(seen, f"observation({p}).svg()")
+            world = game.resample(obs, rng)
+            _check(world.observation(p).svg() == seen, f"a resampled world changed {p}'s picture")
+
+
 def pickle_round_trips(game: AnyGame, picks: list[int], seed: int, steps: int) -> None:
     """States, games and observations pickle; an unpickled state undoes like the original."""
     state = walk(game, picks, steps)[-1]
@@ -391,6 +421,7 @@ PROPERTIES: dict[str, Callable[[AnyGame, list[int], int, int], None]] = {
         seeded_play_is_deterministic,
         notation_round_trips,
         pickle_round_trips,
+        pictures_are_valid_and_never_leak,
     )
 }
 

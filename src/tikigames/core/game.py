@@ -12,6 +12,8 @@ writes the same lines again:
 ``resampler_class``        its :class:`~tikigames.core.resample.Resampler` (default: replay)
 ``render_state``           ``str(state)``, as a ``staticmethod``
 ``render_observation``     ``str(obs)``, as a ``staticmethod``
+``svg_state``              ``state.svg()``: a ``staticmethod`` of a state and picture options
+``svg_observation``        ``obs.svg()``: the same, of an observation (default: the text framed)
 ``_build_table()``         every action, in id order (cached per class and ``_table_key()``)
 =========================  =================================================================
 
@@ -43,6 +45,7 @@ from tikigames.core.serialization import (
     expect_str_list,
 )
 from tikigames.core.state import State
+from tikigames.core.svg import PictureOptions, text_picture
 
 __all__ = ["Game"]
 
@@ -87,6 +90,16 @@ class Game(ABC, Generic[S, Obs, R]):
     render_state: ClassVar[staticmethod[[Any], str]]
     #: ``str(obs)``: what the observer knows, as text (a ``staticmethod`` of one observation).
     render_observation: ClassVar[staticmethod[[Any], str]]
+    #: ``state.svg()``: the whole position as a picture (a ``staticmethod`` of a state and
+    #: :class:`~tikigames.core.svg.PictureOptions`); by default the state's text, framed.
+    svg_state: ClassVar[staticmethod[[Any, PictureOptions], str]] = staticmethod(
+        lambda state, options: text_picture(str(state), options, type(state.game).title)
+    )
+    #: ``obs.svg()``: what the observer knows as a picture, drawn from the observation alone;
+    #: by default the observation's text, framed.
+    svg_observation: ClassVar[staticmethod[[Any, PictureOptions], str]] = staticmethod(
+        lambda obs, options: text_picture(str(obs), options, type(obs.game).title)
+    )
     #: The rollout length, in actions, that search bots use by default (``max_rollout="game"``
     #: in :mod:`tikigames.bots`): long enough to finish most short games from where a search
     #: starts; a game with long random playouts and a useful :meth:`State.evaluate

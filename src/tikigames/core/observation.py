@@ -5,8 +5,8 @@ knowledge (JSON-like immutable data: ints, strings, ``None``, tuples of those), 
 hook, :meth:`Observation._fields_of`, that reads them off a state. Everything else is derived
 from the declared fields, once, here: construction from a state (:meth:`Observation.of`),
 equality and hashing (two states a player cannot tell apart give equal observations), the JSON
-form and its checked loading (:meth:`Observation.from_json`), and ``str()`` (the game's
-``render_observation``).
+form and its checked loading (:meth:`Observation.from_json`), ``str()`` (the game's
+``render_observation``) and ``svg()`` (its ``svg_observation``).
 
 This module is in the core layer: it imports only from :mod:`tikigames.core`.
 """
@@ -31,6 +31,7 @@ from tikigames.core.serialization import (
     expect_object,
     expect_str_list,
 )
+from tikigames.core.svg import PictureOptions
 
 if TYPE_CHECKING:
     from tikigames.core.game import Game
@@ -198,6 +199,39 @@ class Observation(Generic[G]):
     def __str__(self) -> str:
         """What the observer knows, readable: the game's ``render_observation``."""
         return self.game.render_observation(self)
+
+    def svg(
+        self,
+        *,
+        size: int = 480,
+        highlight: object = "last",
+        coordinates: bool = True,
+        flipped: int | None = None,
+        **extra: Any,
+    ) -> str:
+        """A picture of what the observer knows, as SVG text, drawn from this observation
+        alone (so it cannot show a secret): their own secrets face up, everything hidden as a
+        back or ``?``, what they have learned marked as known.
+
+        ``highlight`` is an action's text (or the action) to outline, by default the last one
+        as the observer saw it (``None``: none); ``flipped`` the seat drawn at the bottom (by
+        default the observer's); ``extra`` the game's own picture options.
+
+        Raises:
+            ValueError: an option out of range, or one the game does not draw.
+        """
+        if highlight == "last":
+            highlight = self.history[-1] if self.history else None
+        elif isinstance(highlight, Action):
+            highlight = highlight.text
+        if flipped is None:
+            flipped = self.player
+        options = PictureOptions(size, highlight, coordinates, flipped, extra)  # type: ignore[arg-type]
+        return self.game.svg_observation(self, options)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows an observation as its picture."""
+        return self.svg()
 
     def __repr__(self) -> str:
         who = "spectator" if self.player is None else f"player {self.player}"

@@ -20,7 +20,8 @@ A game subclasses :class:`State` and writes only its rules, as a handful of hook
 
 What is the same in every game is done here from the game's declarations
 (:class:`~tikigames.core.game.Game`): ``observation(player)`` builds the game's
-``observation_class``, ``str(state)`` is the game's ``render_state``. The base class keeps the
+``observation_class``, ``str(state)`` is the game's ``render_state`` and ``state.svg()`` its
+``svg_state``. The base class keeps the
 history, an undo stack, each player's view of the history (appended on apply, popped on undo, so
 an observation never rebuilds it), and caches the legal actions and the hash per state version.
 
@@ -42,6 +43,7 @@ from typing_extensions import Self, TypeVar
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.errors import ActionError, IllegalActionError, UndoError
+from tikigames.core.svg import PictureOptions
 
 if TYPE_CHECKING:
     from tikigames.core.game import Game
@@ -520,6 +522,40 @@ class State(ABC, Generic[A, G, Obs]):
         """The whole position, readable (omniscient: secrets included): the game's
         ``render_state``."""
         return self._game.render_state(self)
+
+    def svg(
+        self,
+        *,
+        size: int = 480,
+        highlight: object = "last",
+        coordinates: bool = True,
+        flipped: int | None = None,
+        **extra: Any,
+    ) -> str:
+        """A picture of the whole position (omniscient: secrets face up), as SVG text.
+
+        ``highlight`` is an action (or its text) to outline, by default the last one applied
+        (``None``: none); ``flipped`` the seat drawn at the bottom; ``extra`` the game's own
+        picture options (its page lists them). See :class:`~tikigames.core.svg.PictureOptions`.
+
+        >>> import tikigames
+        >>> picture = tikigames.load("tiki_topple").new_initial_state().svg(size=300)
+        >>> picture.startswith("<svg") and 'width="300"' in picture
+        True
+
+        Raises:
+            ValueError: an option out of range, or one the game does not draw.
+        """
+        if highlight == "last":
+            highlight = self._history[-1].text if self._history else None
+        elif isinstance(highlight, Action):
+            highlight = highlight.text
+        options = PictureOptions(size, highlight, coordinates, flipped, extra)  # type: ignore[arg-type]
+        return self._game.svg_state(self, options)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a state as its picture."""
+        return self.svg()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} after {len(self._history)} actions>"

@@ -1,0 +1,300 @@
+"""Pictures: the SVG vocabulary every game draws with, and the options every picture takes.
+
+A picture is SVG text built here, with no dependency (as python-chess's ``chess.svg``): a game
+declares ``svg_state`` and ``svg_observation`` on its :class:`~tikigames.core.game.Game`, two
+functions of a state (or an observation) and :class:`PictureOptions` that draw with
+:class:`Svg`. ``state.svg()`` and ``obs.svg()`` call them, and ``_repr_svg_`` makes Jupyter show
+them. ``obs.svg()`` is drawn from the observation alone, so it cannot show what its player does
+not know. A game without pictures of its own gets :func:`text_picture`, its text in a frame.
+
+The colours are the Okabe–Ito palette, safe for colour-blind readers; owners are told apart by
+a letter or a shape as well as by colour (:data:`SEAT_COLOURS`, :data:`SEAT_LETTERS`).
+Pictures are deterministic: equal inputs give byte-identical text (numbers are rounded, and
+nothing depends on time or ids).
+
+This module is in the core layer: it imports only from :mod:`tikigames.core`.
+
+>>> picture = Svg(200, 100)
+>>> picture.rect(10, 10, 80, 40, fill=PALETTE["sky"], title="a <box>")
+>>> picture.text(50, 80, "hello & welcome", size=12)
+>>> svg = picture.render(size=400)
+>>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"')
+True
+>>> "a &lt;box&gt;" in svg and "hello &amp; welcome" in svg
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+from xml.sax.saxutils import escape, quoteattr
+
+__all__ = [
+    "PALETTE",
+    "SEAT_COLOURS",
+    "SEAT_LETTERS",
+    "PictureOptions",
+    "Svg",
+    "text_picture",
+]
+
+#: The Okabe–Ito colours (safe for the common colour-vision deficiencies), and neutrals.
+PALETTE: Final = {
+    "orange": "#E69F00",
+    "sky": "#56B4E9",
+    "green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "purple": "#CC79A7",
+    "black": "#000000",
+    "grey": "#999999",
+    "light": "#EEEEEE",
+    "white": "#FFFFFF",
+    "board": "#F7F3E8",
+}
+#: Each seat's colour, in seat order (up to six seats).
+SEAT_COLOURS: Final = (
+    PALETTE["orange"],
+    PALETTE["blue"],
+    PALETTE["green"],
+    PALETTE["vermillion"],
+    PALETTE["purple"],
+    PALETTE["sky"],
+)
+#: Each seat's letter, drawn on its pieces so that owners never depend on colour alone.
+SEAT_LETTERS: Final = ("A", "B", "C", "D", "E", "F")
+
+
+@dataclass(frozen=True)
+class PictureOptions:
+    """What every picture takes (``state.svg(**options)``, ``obs.svg(**options)``).
+
+    Attributes:
+        size: pixels of the picture's longer side (the ``viewBox`` keeps its proportions).
+        highlight: the text of an action to outline or arrow, as the viewer saw it; ``None``
+            for none. ``svg()`` defaults it to the last action applied.
+        coordinates: whether square names and numbers are drawn.
+        flipped: the seat drawn at the bottom (``None``: the game's own orientation, or the
+            observer's seat for an observation).
+        extra: the game's own options (e.g. Paikō's ``overlay``); each game's page lists them.
+    """
+
+    size: int = 480
+    highlight: str | None = None
+    coordinates: bool = True
+    flipped: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if type(self.size) is not int or not 16 <= self.size <= 10_000:
+            raise ValueError(f"size must be an int in 16..10000, not {self.size!r}"[:100])
+        if self.highlight is not None and type(self.highlight) is not str:
+            raise ValueError(
+                f"highlight must be an action or its text, not {self.highlight!r}"[:100]
+            )
+        if type(self.coordinates) is not bool:
+            raise ValueError(f"coordinates must be True or False, not {self.coordinates!r}"[:100])
+        if self.flipped is not None and type(self.flipped) is not int:
+            raise ValueError(f"flipped must be a seat or None, not {self.flipped!r}"[:100])
+
+    def check_extra(self, allowed: Iterable[str]) -> None:
+        """Raise ``ValueError`` for a game option the game does not draw."""
+        names = set(allowed)
+        for name in self.extra:
+            if name not in names:
+                shown = ", ".join(sorted(names)) or "none"
+                raise ValueError(f"unknown picture option {name!r} (this game's: {shown})"[:200])
+
+
+def _number(value: float) -> str:
+    """A coordinate as short, stable text: at most two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+class Svg:
+    """An SVG picture being drawn: shapes are appended in order (later ones on top), then
+    :meth:`render` wraps them in an ``<svg>`` element with a ``viewBox`` of
+    ``width`` × ``height`` user units.
+
+    Every shape takes an optional ``title``, the hover text of a ``<title>`` child (a piece's
+    name and owner, a square's name), and ``extra`` attributes as a mapping.
+    """
+
+    __slots__ = ("_parts", "height", "width")
+
+    def __init__(self, width: float, height: float) -> None:
+        self.width = width
+        self.height = height
+        self._parts: list[str] = []
+
+    def _shape(self, tag: str, attrs: Sequence[tuple[str, object]], title: str | None) -> None:
+        text = "".join(
+            f" {name}={quoteattr(_number(value) if isinstance(value, float) else str(value))}"
+            for name, value in attrs
+            if value is not None
+        )
+        if title is None:
+            self._parts.append(f"<{tag}{text}/>")
+        else:
+            self._parts.append(f"<{tag}{text}><title>{escape(title)}</title></{tag}>")
+
+    def rect(
+        self,
+        x: float,
+        y: float,
+        width: float,
+        height: float,
+        *,
+        fill: str = "none",
+        stroke: str | None = None,
+        stroke_width: float | None = None,
+        rx: float | None = None,
+        title: str | None = None,
+        dash: str | None = None,
+    ) -> None:
+        """A rectangle (``rx``: rounded corners)."""
+        self._shape(
+            "rect",
+            [
+                ("x", float(x)), ("y", float(y)), ("width", float(width)),
+                ("height", float(height)), ("rx", None if rx is None else float(rx)),
+                ("fill", fill), ("stroke", stroke),
+                ("stroke-width", None if stroke_width is None else float(stroke_width)),
+                ("stroke-dasharray", dash),
+            ],
+            title,
+        )  # fmt: skip
+
+    def circle(
+        self,
+        cx: float,
+        cy: float,
+        r: float,
+        *,
+        fill: str = "none",
+        stroke: str | None = None,
+        stroke_width: float | None = None,
+        title: str | None = None,
+        dash: str | None = None,
+    ) -> None:
+        """A circle."""
+        self._shape(
+            "circle",
+            [
+                ("cx", float(cx)), ("cy", float(cy)), ("r", float(r)), ("fill", fill),
+                ("stroke", stroke),
+                ("stroke-width", None if stroke_width is None else float(stroke_width)),
+                ("stroke-dasharray", dash),
+            ],
+            title,
+        )  # fmt: skip
+
+    def polygon(
+        self,
+        points: Iterable[tuple[float, float]],
+        *,
+        fill: str = "none",
+        stroke: str | None = None,
+        stroke_width: float | None = None,
+        title: str | None = None,
+    ) -> None:
+        """A closed polygon through ``points``."""
+        text = " ".join(f"{_number(float(x))},{_number(float(y))}" for x, y in points)
+        self._shape(
+            "polygon",
+            [
+                ("points", text), ("fill", fill), ("stroke", stroke),
+                ("stroke-width", None if stroke_width is None else float(stroke_width)),
+            ],
+            title,
+        )  # fmt: skip
+
+    def line(
+        self,
+        x1: float,
+        y1: float,
+        x2: float,
+        y2: float,
+        *,
+        stroke: str = PALETTE["black"],
+        stroke_width: float = 1.0,
+        arrow: bool = False,
+        dash: str | None = None,
+    ) -> None:
+        """A straight line; ``arrow`` puts an arrowhead at its end (``x2``, ``y2``)."""
+        self._shape(
+            "line",
+            [
+                ("x1", float(x1)), ("y1", float(y1)), ("x2", float(x2)), ("y2", float(y2)),
+                ("stroke", stroke), ("stroke-width", float(stroke_width)),
+                ("stroke-dasharray", dash), ("marker-end", "url(#arrow)" if arrow else None),
+            ],
+            None,
+        )  # fmt: skip
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        content: str,
+        *,
+        size: float = 12.0,
+        fill: str = PALETTE["black"],
+        anchor: str = "middle",
+        weight: str | None = None,
+        family: str = "sans-serif",
+        title: str | None = None,
+    ) -> None:
+        """Text with its baseline at ``y``, anchored at ``x`` (``start``, ``middle``, ``end``)."""
+        attrs = (
+            f' x="{_number(float(x))}" y="{_number(float(y))}" font-size="{_number(float(size))}"'
+            f" font-family={quoteattr(family)} fill={quoteattr(fill)}"
+            f" text-anchor={quoteattr(anchor)}"
+            + (f" font-weight={quoteattr(weight)}" if weight else "")
+        )
+        inner = (f"<title>{escape(title)}</title>" if title else "") + escape(content)
+        self._parts.append(f"<text{attrs}>{inner}</text>")
+
+    def raw(self, element: str) -> None:
+        """An element written by the caller (already valid, escaped SVG)."""
+        self._parts.append(element)
+
+    def render(self, size: int) -> str:
+        """The whole picture, ``size`` pixels along its longer side."""
+        scale = size / max(self.width, self.height)
+        width, height = _number(self.width * scale), _number(self.height * scale)
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_number(self.width)} '
+            f'{_number(self.height)}" width="{width}" height="{height}">'
+            '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6"'
+            ' markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z"'
+            ' fill="#000000"/></marker></defs>'
+        )
+        return head + "".join(self._parts) + "</svg>"
+
+
+def text_picture(text: str, options: PictureOptions, title: str = "") -> str:
+    """A picture of ``text`` (a state's or an observation's text rendering) in a frame: the
+    picture of a game that draws none of its own.
+
+    >>> svg = text_picture("line 1\\nline <2>", PictureOptions(size=100))
+    >>> svg.count("<text") == 2 and "line &lt;2&gt;" in svg
+    True
+    """
+    options.check_extra(())
+    lines = text.splitlines() or [""]
+    width = max(len(line) for line in lines) * 7.2 + 16
+    height = len(lines) * 16 + 12 + (18 if title else 0)
+    picture = Svg(max(width, 40.0), height)
+    picture.rect(0, 0, picture.width, height, fill=PALETTE["white"], stroke=PALETTE["grey"])
+    top = 20.0
+    if title:
+        picture.text(8, 18, title, size=13, anchor="start", weight="bold")
+        top += 18
+    for index, line in enumerate(lines):
+        picture.text(8, top + 16 * index, line, size=12, anchor="start", family="monospace")
+    return picture.render(options.size)
