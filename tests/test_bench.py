@@ -12,6 +12,7 @@ import platform
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -202,3 +203,9 @@ def test_compare_says_what_to_install_when_a_package_is_missing(
     assert compare["openspiel"] is None and compare["chess"] is None
     assert compare["missing"] == ["open_spiel", "chess"]
     assert compare["multiples"] == {"tiki_topple": {}}
+
+
+def test_the_docs_define_every_figure() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "performance.rst").read_text()
+    for key in FIGURES:
+        assert f"``{key}``" in page, key

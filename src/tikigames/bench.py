@@ -41,10 +41,19 @@ from tikigames.core.game import Game
 from tikigames.core.observation import Observation
 from tikigames.core.state import State
 
-__all__ = ["FIGURES", "OPENSPIEL_GAMES", "Bench", "BenchRun", "Comparison", "bench", "bench_game"]
+__all__ = [
+    "FIGURES",
+    "OPENSPIEL_GAMES",
+    "Bench",
+    "BenchRun",
+    "Comparison",
+    "bench",
+    "bench_game",
+    "environment",
+]
 
 #: The search bot's iterations per move in ``search_it_per_s``.
-SEARCH_ITERATIONS: Final = 200
+_SEARCH_ITERATIONS: Final = 200
 
 #: Every figure :func:`bench_game` measures, by its key in :attr:`Bench.figures` and the JSON:
 #: a rate per second (``_per_s``) or microseconds per call (``_us``).
@@ -63,7 +72,7 @@ FIGURES: Final[dict[str, str]] = {
     "resampler_draw_us": "µs per draw(rng) of a prepared draw = game.resampler(obs), "
     "50 actions into a game",
     "search_it_per_s": f"search iterations/s of ISMCTSBot (MCTSBot for Paikō) at "
-    f"iterations={SEARCH_ITERATIONS}, at 30 positions of random games",
+    f"iterations={_SEARCH_ITERATIONS}, at 30 positions of random games",
     "mean_game_length": "actions per random game, chance outcomes included",
 }
 
@@ -307,14 +316,14 @@ def _observations(game: Game[Any, Any, Any], count: int, rng: random.Random) -> 
 
 
 def _search_it_per_s(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> float:
-    bot: Bot = (MCTSBot if game.name in _MCTS_GAMES else ISMCTSBot)(iterations=SEARCH_ITERATIONS)
+    bot: Bot = (MCTSBot if game.name in _MCTS_GAMES else ISMCTSBot)(iterations=_SEARCH_ITERATIONS)
     # The same positions in every round: how long an iteration takes depends on the position.
     observations = _observations(game, _SEARCH_POSITIONS, random.Random(1))
     done = 0
     start = time.perf_counter()
     for obs in observations:
         bot.act(obs, rng)
-        done += SEARCH_ITERATIONS
+        done += _SEARCH_ITERATIONS
         if time.perf_counter() - start > seconds:
             break
     return done / (time.perf_counter() - start)
