@@ -469,7 +469,7 @@ def _line(result: Bench | None) -> str:
 
 
 def _header(env: dict[str, Any], seconds: float, rounds: int) -> list[str]:
-    build = "compiled (mypyc)" if env["compiled"] else "pure Python"
+    build = "the mypyc build" if env["compiled"] else "pure Python"
     return [
         f"tikigames {env['tikigames']}, tikigames.compiled = {env['compiled']} ({build}); "
         f"Python {env['python']} ({env['implementation']}), {env['platform']}, "
