@@ -59,13 +59,6 @@ def test_play_rejects_bad_options(capsys: object) -> None:
     assert status == 2
 
 
-def test_bench_json() -> None:
-    status, out = run("bench", "tiki_topple", "--seconds", "0.05", "--json")
-    assert status == 0
-    figures = json.loads(out)["tiki_topple"]
-    assert figures["playout_actions_per_s"] > 0 and figures["resample_us"] > 0
-
-
 def run_arena(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     status = main(["arena", *argv], stdout=out, stderr=err)

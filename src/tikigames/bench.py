@@ -1,77 +1,286 @@
 """The figures of ``tikigames bench``: how fast each game's engine runs on this machine.
 
-A benchmark, not a test: nothing here asserts a speed. Each figure is measured on positions of
-random games (chance outcomes drawn with their probabilities):
+A benchmark, not a test: nothing here asserts a speed. Every figure is measured on positions of
+random games, one game after another in one process, and is the median of several rounds, so
+that a busy machine still gives figures worth comparing (:data:`FIGURES` defines them; the docs'
+Performance page explains them). With ``compare``, OpenSpiel's tic-tac-toe (Python and C++) and
+its C++ ``maedn`` run through the very loop of ``openspiel_style_per_s`` in the same run, and
+python-chess generates legal moves, as yardsticks: each game's rates are then also given as
+multiples of theirs. OpenSpiel and python-chess are optional (``tikigames[compare]``), imported
+only when asked for.
 
-- ``playout_actions_per_s``: random playouts, counting ``legal_actions`` + ``apply_action``;
-- ``apply_undo_pairs_per_s``: every legal action applied and undone at positions along games;
-- ``clone_us``, ``observation_us``, ``resample_us``: one call, 50 actions into a game.
+The loops here are the user's own and stay interpreted (the compiled build leaves this module
+out): they measure the engines as a Python caller drives them.
+
+>>> import tikigames
+>>> result = bench_game(tikigames.load("tiki_topple"), seconds=0.01, rounds=1)
+>>> sorted(result.figures) == sorted(FIGURES)
+True
 
 A tool, in the top layer: built on the library, it may import any of it.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.metadata
+import math
+import os
+import platform
 import random
+import statistics
 import time
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
 
+import tikigames
+from tikigames.bots import ISMCTSBot, MCTSBot
+from tikigames.core.bot import Bot
 from tikigames.core.game import Game
+from tikigames.core.observation import Observation
 from tikigames.core.state import State
 
-__all__ = ["bench_game"]
+__all__ = [
+    "FIGURES",
+    "OPENSPIEL_GAMES",
+    "Bench",
+    "BenchRun",
+    "Comparison",
+    "bench",
+    "bench_game",
+    "environment",
+]
 
-_INTO_GAME = 50
+#: The search bot's iterations per move in ``search_it_per_s``.
+_SEARCH_ITERATIONS: Final = 200
+
+#: Every figure :func:`bench_game` measures, by its key in :attr:`Bench.figures` and the JSON:
+#: a rate per second (``_per_s``) or microseconds per call (``_us``).
+FIGURES: Final[dict[str, str]] = {
+    "openspiel_style_per_s": "playout actions/s through legal_actions(), chance_outcomes() and "
+    "apply_action (a chance outcome drawn from the list), as an OpenSpiel user writes it",
+    "library_style_per_s": "playout actions/s through the fast path: "
+    "apply_unchecked(random_action(rng)), which draws chance outcomes with sample_chance",
+    "legal_per_s": "legal actions generated per second of legal_actions() (that time only), "
+    "over the fresh positions of random games",
+    "apply_undo_per_s": "apply_action + undo_action pairs/s: every legal action at 200 "
+    "positions of random games",
+    "clone_us": "µs per state.clone(), 50 actions into a random game",
+    "observation_us": "µs per state.observation(player), 50 actions into a random game",
+    "resample_us": "µs per game.resample(obs, rng) (prepare, then draw), 50 actions into a game",
+    "resampler_draw_us": "µs per draw(rng) of a prepared draw = game.resampler(obs), "
+    "50 actions into a game",
+    "search_it_per_s": f"search iterations/s of ISMCTSBot (MCTSBot for Paikō) at "
+    f"iterations={_SEARCH_ITERATIONS}, at 30 positions of random games",
+    "mean_game_length": "actions per random game, chance outcomes included",
+}
+
+#: The OpenSpiel games of ``compare``, each with the module that registers it (``None``: a game
+#: of OpenSpiel's C++ core).
+OPENSPIEL_GAMES: Final[dict[str, str | None]] = {
+    "python_tic_tac_toe": "open_spiel.python.games.tic_tac_toe",
+    "tic_tac_toe": None,
+    "maedn": None,
+}
+
+#: The optional modules of ``compare``, with the distribution that installs each.
+_DISTRIBUTIONS: Final[dict[str, str]] = {"pyspiel": "open_spiel", "chess": "chess"}
+
+_MCTS_GAMES: Final = ("paiko",)  # perfect information: MCTSBot, not ISMCTSBot
+_INTO_GAME: Final = 50
+_SEARCH_POSITIONS: Final = 30
+_UNDO_POSITIONS: Final = 200
 
 
-def _playouts(game: Game[Any, Any, Any], rng: random.Random, seconds: float) -> tuple[float, float]:
-    """Actions/s over whole random games, and the mean game length."""
+@dataclass(frozen=True)
+class Bench:
+    """The figures of one game, or of one yardstick of ``compare``: ``figures`` are the medians
+    over the rounds and ``samples`` every round's value, by the keys of :data:`FIGURES`."""
+
+    name: str
+    figures: dict[str, float]
+    samples: dict[str, list[float]]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The yardsticks of ``compare``: OpenSpiel's games and python-chess, ``None`` where the
+    package is missing (``missing`` names the distributions to install)."""
+
+    openspiel: list[Bench] | None = None
+    openspiel_version: str | None = None
+    chess: Bench | None = None
+    chess_version: str | None = None
+    missing: list[str] = field(default_factory=list)
+
+    def multiples(self, result: Bench) -> dict[str, dict[str, float]]:
+        """``result``'s rates as multiples of each yardstick's: per OpenSpiel game, both
+        playout rates over that game's ``openspiel_style_per_s``; under ``"chess"``, the
+        ``legal_per_s`` over python-chess's."""
+        ratios: dict[str, dict[str, float]] = {}
+        for reference in self.openspiel or ():
+            base = reference.figures["openspiel_style_per_s"]
+            ratios[reference.name] = {
+                key: result.figures[key] / base
+                for key in ("openspiel_style_per_s", "library_style_per_s")
+            }
+        if self.chess is not None:
+            base = self.chess.figures["legal_per_s"]
+            ratios["chess"] = {"legal_per_s": result.figures["legal_per_s"] / base}
+        return ratios
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """One run of :func:`bench`: where and how it ran, and every result."""
+
+    environment: dict[str, Any]
+    seconds: float
+    rounds: int
+    games: list[Bench]
+    comparison: Comparison | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The run as JSON data, with the keys ``environment`` (:func:`environment`),
+        ``seconds``, ``rounds``, ``games`` (per game, its figures), ``samples`` (per game, every
+        round's values) and, with ``compare``, ``compare``: ``openspiel`` (``version`` and
+        ``games``, their figures), ``chess`` (``version`` and ``legal_per_s``), either ``None``
+        when missing, ``multiples`` (per game, :meth:`Comparison.multiples`) and ``missing``."""
+        data: dict[str, Any] = {
+            "environment": self.environment,
+            "seconds": self.seconds,
+            "rounds": self.rounds,
+            "games": {result.name: result.figures for result in self.games},
+            "samples": {result.name: result.samples for result in self.games},
+        }
+        comparison = self.comparison
+        if comparison is not None:
+            openspiel = chess = None
+            if comparison.openspiel is not None:
+                games = {reference.name: reference.figures for reference in comparison.openspiel}
+                openspiel = {"version": comparison.openspiel_version, "games": games}
+            if comparison.chess is not None:
+                legal = comparison.chess.figures["legal_per_s"]
+                chess = {"version": comparison.chess_version, "legal_per_s": legal}
+            data["compare"] = {
+                "openspiel": openspiel,
+                "chess": chess,
+                "multiples": {result.name: comparison.multiples(result) for result in self.games},
+                "missing": comparison.missing,
+            }
+        return data
+
+
+def environment() -> dict[str, Any]:
+    """Which build of tikigames and which Python run the bench, on what machine: the keys
+    ``tikigames`` (the version), ``compiled`` (:data:`tikigames.compiled`), ``python``,
+    ``implementation``, ``platform`` and ``cpus``."""
+    return {
+        "tikigames": tikigames.__version__,
+        "compiled": tikigames.compiled,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": f"{platform.system()} {platform.machine()}",
+        "cpus": os.cpu_count(),
+    }
+
+
+# The measurements. Each runs for about ``seconds`` of wall time, but at least one game, one
+# pass or one move, and draws everything from ``rng``.
+
+
+def _openspiel_style(game: Any, seconds: float, rng: random.Random) -> tuple[float, float]:
+    """Actions/s and the mean length of random playouts written as an OpenSpiel user does.
+    ``game`` is a tikigames game or an OpenSpiel one: the same loop drives both."""
     actions = games = 0
     start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(state.sample_chance(rng))
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
             else:
                 legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
+                action = legal[rng.randrange(len(legal))]
+            state.apply_action(action)
             actions += 1
         games += 1
-    elapsed = time.perf_counter() - start
-    return actions / elapsed, actions / max(games, 1)
+    return actions / (time.perf_counter() - start), actions / games
 
 
-def _positions(
-    game: Game[Any, Any, Any], rng: random.Random, count: int
-) -> list[State[Any, Any, Any]]:
-    """``count`` positions sampled along random games."""
-    positions: list[State[Any, Any, Any]] = []
-    while len(positions) < count:
+def _library_style(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> float:
+    actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
-        while not state.is_terminal() and len(positions) < count:
-            if rng.random() < 0.2:
-                positions.append(state.clone())
+        while not state.is_terminal():
             state.apply_unchecked(state.random_action(rng))
-    return positions
+            actions += 1
+    return actions / (time.perf_counter() - start)
 
 
-def _apply_undo(game: Game[Any, Any, Any], rng: random.Random, seconds: float) -> float:
-    positions = _positions(game, rng, 200)
+def _legal_per_s(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> float:
+    generated = 0
+    spent = 0.0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            before = time.perf_counter()
+            legal = state.legal_actions()
+            spent += time.perf_counter() - before
+            generated += len(legal)
+            state.apply_action(legal[rng.randrange(len(legal))])
+    return generated / spent
+
+
+def _chess_legal_per_s(chess: Any, seconds: float, rng: random.Random) -> float:
+    """python-chess's ``legal_per_s``, as the games': legal moves per second of
+    ``list(board.legal_moves)`` (that time only), over the positions of random games."""
+    generated = 0
+    spent = 0.0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        board = chess.Board()
+        while not board.is_game_over():
+            before = time.perf_counter()
+            legal = list(board.legal_moves)
+            spent += time.perf_counter() - before
+            generated += len(legal)
+            board.push(legal[rng.randrange(len(legal))])
+    return generated / spent
+
+
+def _states(game: Game[Any, Any, Any], count: int, rng: random.Random) -> list[Any]:
+    """``count`` positions of random games (one in five), cloned."""
+    found: list[State[Any, Any, Any]] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(found) < count:
+            if rng.random() < 0.2:
+                found.append(state.clone())
+            state.apply_unchecked(state.random_action(rng))
+    return found
+
+
+def _apply_undo_per_s(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> float:
+    positions = _states(game, _UNDO_POSITIONS, rng)
     pairs = 0
     start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.perf_counter() - start < seconds:
         for state in positions:
-            for action in state.legal_actions():
+            legal = state.legal_actions()
+            for action in legal:
                 state.apply_action(action)
                 state.undo_action()
-            pairs += len(state.legal_actions())
+            pairs += len(legal)
     return pairs / (time.perf_counter() - start)
 
 
 def _into_game(game: Game[Any, Any, Any], rng: random.Random) -> State[Any, Any, Any]:
+    """A state ``_INTO_GAME`` actions into a random game (one that lasts that long)."""
     while True:
         state: State[Any, Any, Any] = game.new_initial_state()
         for _ in range(_INTO_GAME):
@@ -82,31 +291,290 @@ def _into_game(game: Game[Any, Any, Any], rng: random.Random) -> State[Any, Any,
             return state
 
 
-def _per_call_us(call: Any, seconds: float) -> float:
+def _per_call_us(call: Callable[[], object], seconds: float) -> float:
     calls = 0
     start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.perf_counter() - start < seconds:
         for _ in range(10):
             call()
         calls += 10
     return (time.perf_counter() - start) / calls * 1e6
 
 
-def bench_game(game: Game[Any, Any, Any], seconds: float = 2.0, seed: int = 0) -> dict[str, float]:
-    """Measure ``game`` for about ``5 * seconds`` in all, and return the figures."""
-    rng = random.Random(seed)
-    actions_per_s, game_length = _playouts(game, rng, seconds)
-    pairs_per_s = _apply_undo(game, rng, seconds)
+def _observations(game: Game[Any, Any, Any], count: int, rng: random.Random) -> list[Any]:
+    """``count`` observations of the player to move where there is a choice (one in ten such
+    decisions of random games)."""
+    found: list[Observation[Any]] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(found) < count:
+            player = state.current_player()
+            if player >= 0 and len(state.legal_actions()) > 1 and rng.random() < 0.1:
+                found.append(state.observation(player))
+            state.apply_unchecked(state.random_action(rng))
+    return found
+
+
+def _search_it_per_s(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> float:
+    bot: Bot = (MCTSBot if game.name in _MCTS_GAMES else ISMCTSBot)(iterations=_SEARCH_ITERATIONS)
+    # The same positions in every round: how long an iteration takes depends on the position.
+    observations = _observations(game, _SEARCH_POSITIONS, random.Random(1))
+    done = 0
+    start = time.perf_counter()
+    for obs in observations:
+        bot.act(obs, rng)
+        done += _SEARCH_ITERATIONS
+        if time.perf_counter() - start > seconds:
+            break
+    return done / (time.perf_counter() - start)
+
+
+def _round(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> dict[str, float]:
+    """Every figure once: ``seconds`` per rate, a third of it per figure in µs."""
+    openspiel_style, length = _openspiel_style(game, seconds, rng)
+    figures = {
+        "openspiel_style_per_s": openspiel_style,
+        "library_style_per_s": _library_style(game, seconds, rng),
+        "legal_per_s": _legal_per_s(game, seconds, rng),
+        "apply_undo_per_s": _apply_undo_per_s(game, seconds, rng),
+    }
     state = _into_game(game, rng)
     player = state.current_player()
     observer = player if player >= 0 else 0
     obs = state.observation(observer)
-    return {
-        "playout_actions_per_s": round(actions_per_s),
-        "mean_game_length": round(game_length, 1),
-        "apply_undo_pairs_per_s": round(pairs_per_s),
-        "clone_us": round(_per_call_us(state.clone, seconds / 3), 2),
-        "observation_us": round(_per_call_us(lambda: state.observation(observer), seconds / 3), 2),
-        "resample_us": round(_per_call_us(lambda: game.resample(obs, rng), seconds / 3), 2),
-    }
+    draw = game.resampler(obs)
+    figures["clone_us"] = _per_call_us(state.clone, seconds / 3)
+    figures["observation_us"] = _per_call_us(lambda: state.observation(observer), seconds / 3)
+    figures["resample_us"] = _per_call_us(lambda: game.resample(obs, rng), seconds / 3)
+    figures["resampler_draw_us"] = _per_call_us(lambda: draw(rng), seconds / 3)
+    figures["search_it_per_s"] = _search_it_per_s(game, seconds, rng)
+    figures["mean_game_length"] = length
+    return figures
+
+
+def _medians(name: str, rounds: Sequence[dict[str, float]]) -> Bench:
+    samples = {key: [figures[key] for figures in rounds] for key in rounds[0]}
+    return Bench(name, {key: statistics.median(values) for key, values in samples.items()}, samples)
+
+
+def _check(seconds: float, rounds: int) -> None:
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise ValueError(f"seconds must be a positive number, not {seconds!r}")
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, not {rounds!r}")
+
+
+def bench_game(
+    game: Game[Any, Any, Any], seconds: float = 1.0, rounds: int = 3, seed: int = 0
+) -> Bench:
+    """Measure every figure of :data:`FIGURES` on ``game`` in each of ``rounds`` rounds (round
+    ``r`` draws from ``random.Random(seed + r)``), about ``6 * seconds`` a round, and return
+    the medians.
+
+    Raises:
+        ValueError: ``seconds`` is not positive or ``rounds`` is below 1.
+    """
+    _check(seconds, rounds)
+    measured = [_round(game, seconds, random.Random(seed + r)) for r in range(rounds)]
+    return _medians(game.name, measured)
+
+
+def _bench_openspiel(pyspiel: Any, name: str, seconds: float, rounds: int, seed: int) -> Bench:
+    """OpenSpiel's game ``name`` (of :data:`OPENSPIEL_GAMES`) through the games' OpenSpiel-style
+    loop: its ``openspiel_style_per_s`` and ``mean_game_length``."""
+    module = OPENSPIEL_GAMES[name]
+    if module is not None:
+        importlib.import_module(module)  # registers the Python game with pyspiel
+    game = pyspiel.load_game(name)
+    measured = []
+    for r in range(rounds):
+        rate, length = _openspiel_style(game, seconds, random.Random(seed + r))
+        measured.append({"openspiel_style_per_s": rate, "mean_game_length": length})
+    return _medians(name, measured)
+
+
+def _bench_chess(chess: Any, seconds: float, rounds: int, seed: int) -> Bench:
+    measured = [
+        {"legal_per_s": _chess_legal_per_s(chess, seconds, random.Random(seed + r))}
+        for r in range(rounds)
+    ]
+    return _medians("python-chess", measured)
+
+
+def _optional(module: str) -> Any:
+    """The optional module ``module``, imported by name, or ``None`` where it is not installed
+    (a module it fails to import itself is an error, not a missing package)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:
+            raise
+        return None
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+# The text of a run, line by line as it goes (``progress``).
+
+
+def _rate(value: float) -> str:
+    """Three significant digits: 812, 81.2k, 8.12M."""
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= scale * 0.9995:  # what rounds to 1000 of a unit is 1 of the next
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def _us(value: float) -> str:
+    return f"{value:,.0f}" if value >= 999.5 else f"{value:.3g}"
+
+
+def _times(value: float) -> str:
+    return _us(value) + "x"
+
+
+#: The columns of a game's line: key, title, format.
+_COLUMNS: Final[tuple[tuple[str, str, Callable[[float], str]], ...]] = (
+    ("openspiel_style_per_s", "playout/s", _rate),
+    ("library_style_per_s", "fast/s", _rate),
+    ("legal_per_s", "legal/s", _rate),
+    ("apply_undo_per_s", "apply+undo/s", _rate),
+    ("clone_us", "clone µs", _us),
+    ("observation_us", "obs µs", _us),
+    ("resample_us", "resample µs", _us),
+    ("resampler_draw_us", "draw µs", _us),
+    ("search_it_per_s", "search it/s", _rate),
+    ("mean_game_length", "length", lambda value: f"{value:.1f}"),
+)
+_NAME_WIDTH: Final = 14
+_YARDSTICK_WIDTH: Final = 28
+
+
+def _row(name: str, cells: Sequence[str], widths: Sequence[int], first: int = _NAME_WIDTH) -> str:
+    return f"{name:{first}}" + "".join(f"{c:>{w + 2}}" for c, w in zip(cells, widths, strict=True))
+
+
+def _line(result: Bench | None) -> str:
+    """The games' table: its head for ``None``, else ``result``'s line."""
+    widths = [max(len(title), 6) for _, title, _ in _COLUMNS]
+    if result is None:
+        return _row("game", [title for _, title, _ in _COLUMNS], widths)
+    cells = [show(result.figures[key]) for key, _, show in _COLUMNS]
+    return _row(result.name, cells, widths)
+
+
+def _header(env: dict[str, Any], seconds: float, rounds: int) -> list[str]:
+    build = "the mypyc build" if env["compiled"] else "pure Python"
+    return [
+        f"tikigames {env['tikigames']}, tikigames.compiled = {env['compiled']} ({build}); "
+        f"Python {env['python']} ({env['implementation']}), {env['platform']}, "
+        f"{env['cpus']} CPUs",
+        f"medians of {rounds} round{'s' if rounds > 1 else ''}, {seconds:g} s per rate and "
+        f"{seconds / 3:.3g} s per µs figure (definitions: tikigames bench --help)",
+    ]
+
+
+def _yardstick(name: str, playout: float | None, legal: float | None) -> str:
+    cells = ["" if value is None else _rate(value) for value in (playout, legal)]
+    return _row(name, cells, [9, 9], _YARDSTICK_WIDTH)
+
+
+def _multiples_table(run: BenchRun) -> list[str]:
+    comparison = run.comparison
+    if comparison is None or not (comparison.openspiel or comparison.chess):
+        return []
+    titles = [reference.name for reference in comparison.openspiel or ()]
+    titles += ["python-chess"] if comparison.chess is not None else []
+    rows = []
+    for result in run.games:
+        ratios = comparison.multiples(result)
+        cells = [
+            f"{_times(pair['openspiel_style_per_s'])} / {_times(pair['library_style_per_s'])}"
+            for name, pair in ratios.items()
+            if name != "chess"
+        ]
+        if "chess" in ratios:
+            cells.append(_times(ratios["chess"]["legal_per_s"]))
+        rows.append((result.name, cells))
+    widths = [
+        max(len(title), *(len(cells[i]) for _, cells in rows)) for i, title in enumerate(titles)
+    ]
+    return [
+        "",
+        "as multiples of the yardsticks' rates (OpenSpiel: playout/s and fast/s over its "
+        "playout/s; python-chess: legal/s over its legal/s):",
+        _row("game", titles, widths),
+        *(_row(name, cells, widths) for name, cells in rows),
+    ]
+
+
+def _compare(seconds: float, rounds: int, seed: int, say: Callable[[str], None]) -> Comparison:
+    modules = {module: _optional(module) for module in _DISTRIBUTIONS}
+    missing = [_DISTRIBUTIONS[name] for name, module in modules.items() if module is None]
+    for distribution in missing:
+        say(
+            f"{distribution} is not installed, so --compare leaves it out "
+            f"(pip install {distribution}, or pip install 'tikigames[compare]')"
+        )
+    pyspiel, chess = modules["pyspiel"], modules["chess"]
+    openspiel = chess_result = None
+    if pyspiel is not None or chess is not None:
+        say(_row("yardstick", ["playout/s", "legal/s"], [9, 9], _YARDSTICK_WIDTH))
+    if pyspiel is not None:
+        openspiel = []
+        for name, module in OPENSPIEL_GAMES.items():
+            reference = _bench_openspiel(pyspiel, name, seconds, rounds, seed)
+            openspiel.append(reference)
+            label = f"{name} ({'Python' if module else 'C++'})"
+            say(_yardstick(label, reference.figures["openspiel_style_per_s"], None))
+    if chess is not None:
+        chess_result = _bench_chess(chess, seconds, rounds, seed)
+        say(_yardstick(chess_result.name, None, chess_result.figures["legal_per_s"]))
+    return Comparison(
+        openspiel,
+        _version("open_spiel") if pyspiel is not None else None,
+        chess_result,
+        _version("chess") if chess is not None else None,
+        missing,
+    )
+
+
+def bench(
+    names: Sequence[str] = tikigames.GAMES,
+    seconds: float = 1.0,
+    rounds: int = 3,
+    compare: bool = False,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> BenchRun:
+    """Measure the games ``names`` with :func:`bench_game` (with ``compare``, the yardsticks
+    first: OpenSpiel's games, then python-chess, as far as they are installed) and return the
+    run.
+
+    ``progress`` gets the run's text a line at a time, as soon as each line is known: first the
+    build and the Python version, then each yardstick's and each game's line as it is measured,
+    then (with ``compare``) the multiples. That is what ``tikigames bench`` prints.
+
+    Raises:
+        ValueError: ``seconds`` is not positive or ``rounds`` is below 1.
+    """
+    _check(seconds, rounds)
+    say = progress or (lambda line: None)
+    env = environment()
+    for line in _header(env, seconds, rounds):
+        say(line)
+    comparison = _compare(seconds, rounds, seed, say) if compare else None
+    say(_line(None))
+    results = []
+    for name in names:
+        results.append(bench_game(tikigames.load(name), seconds, rounds, seed))
+        say(_line(results[-1]))
+    run = BenchRun(env, seconds, rounds, results, comparison)
+    for line in _multiples_table(run):
+        say(line)
+    return run

@@ -5,7 +5,7 @@ run a tournament of bots.
 
     tikigames list
     tikigames play tiki_topple --players human,ismcts --seed 7 -o rounds=2 -b iterations=2000
-    tikigames bench [GAME] [--seconds S] [--json]
+    tikigames bench [GAME] [--seconds S] [--rounds R] [--compare] [--json]
     tikigames arena tactiki --players ismcts,random --games 200 --workers 2 --seed 1 [--json]
     tikigames render saved.json [--player P] [-o OUT.svg] [--png]
 
@@ -19,6 +19,7 @@ import inspect
 import json
 import random
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,7 +27,7 @@ from typing import Any, TextIO
 
 import tikigames
 from tikigames.arena import arena
-from tikigames.bench import bench_game
+from tikigames.bench import FIGURES, bench
 from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot
 from tikigames.bots.search import GAME_CAP, RolloutCap
 from tikigames.core.action import Action
@@ -252,18 +253,34 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     return 0
 
 
-def _bench(args: argparse.Namespace, stdout: TextIO) -> int:
+def _bench(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     names = [args.game] if args.game else list(tikigames.GAMES)
-    results = {name: bench_game(tikigames.load(name), seconds=args.seconds) for name in names}
+    lines = stderr if args.json else stdout  # the progress; stdout stays clean for the JSON
+
+    def show(line: str) -> None:
+        print(line, file=lines, flush=True)
+
+    run = bench(names, args.seconds, args.rounds, compare=args.compare, progress=show)
     if args.json:
-        json.dump(results, stdout, indent=2)
+        json.dump(run.to_json(), stdout, indent=2)
         stdout.write("\n")
-        return 0
-    columns = list(next(iter(results.values())))
-    print(f"{'game':12} " + " ".join(f"{c:>22}" for c in columns), file=stdout)
-    for name, figures in results.items():
-        print(f"{name:12} " + " ".join(f"{figures[c]:>22}" for c in columns), file=stdout)
     return 0
+
+
+def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        value = kind(text)
+        if not value > 0 or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"must be positive, not {text!r}")
+        return value
+
+    return parse
+
+
+_BENCH_FIGURES = "figures (medians over the rounds):\n" + "\n".join(
+    textwrap.fill(f"{key}: {doc}", 92, initial_indent="  ", subsequent_indent="      ")
+    for key, doc in FIGURES.items()
+)
 
 
 class _ProgressBar:
@@ -375,10 +392,36 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("-b", "--bot", action="append", metavar="[NAME.]KEY=VALUE",
                       help="a bot setting: " + ", ".join(BOT_SETTINGS))  # fmt: skip
     play.add_argument("-v", "--verbose", action="store_true", help="print chance outcomes")
-    bench = commands.add_parser("bench", help="measure the engines")
-    bench.add_argument("game", nargs="?", choices=tikigames.GAMES)
-    bench.add_argument("--seconds", type=float, default=2.0, help="per measurement")
-    bench.add_argument("--json", action="store_true")
+    bench_ = commands.add_parser(
+        "bench",
+        help="measure the engines",
+        epilog=_BENCH_FIGURES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    bench_.add_argument("game", nargs="?", choices=tikigames.GAMES, help="default: every game")
+    bench_.add_argument(
+        "--seconds",
+        type=_positive(float),
+        default=1.0,
+        help="per rate measured, a third of it per µs figure (default: 1)",
+    )
+    bench_.add_argument(
+        "--rounds",
+        type=_positive(int),
+        default=3,
+        help="rounds, whose medians are the figures (default: 3)",
+    )
+    bench_.add_argument(
+        "--compare",
+        action="store_true",
+        help="also measure OpenSpiel's tic-tac-toe (Python and C++) and maedn, "
+        "and python-chess's legal moves, where installed",
+    )
+    bench_.add_argument(
+        "--json",
+        action="store_true",
+        help="print the results as JSON (the progress goes to stderr)",
+    )
     tour = commands.add_parser("arena", help="a tournament of bots, in parallel processes")
     tour.add_argument("game", choices=tikigames.GAMES)
     tour.add_argument("--players", default="ismcts,random",
@@ -419,7 +462,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
             return _arena(args, stdout, stderr)
         if args.command == "render":
             return _render(args, stdout)
-        return _bench(args, stdout)
+        return _bench(args, stdout, stderr)
     except OptionError as error:
         print(f"tikigames: {error}", file=stderr)
         return 2
