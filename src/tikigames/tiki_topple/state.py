@@ -20,6 +20,7 @@ from tikigames.tiki_topple.actions import (
     SECRET,
     SECRET_BASE,
     TikiToppleAction,
+    TikiToppleTable,
 )
 from tikigames.tiki_topple.data import (
     ALL_SECRETS,
@@ -39,11 +40,20 @@ if TYPE_CHECKING:
 
 __all__ = ["TikiToppleState"]
 
+#: The cards in a fresh hand, by the number of seats in the round (2–4).
+_HAND_SIZE = tuple(sum(full_hand(seats)) if seats >= 2 else 0 for seats in range(5))
+
 # Phases.
 _LINE, _SECRET, _PLAY, _OVER = range(4)
 
 #: The line keeps this many tikis after the Toast that ends a round.
 _FINAL_LINE = 3
+
+#: Every tiki, as a bit mask (bit ``t`` for tiki ``t``).
+_ALL_TIKIS = (1 << NUM_TIKIS) - 1
+
+#: The id of the Tiki Toast card.
+_TOAST_ID = TOAST * NUM_TIKIS
 
 
 class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservation"]):
@@ -71,6 +81,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         "_hands",
         "_left",
         "_line",
+        "_present",
         "_phase",
         "_player",
         "_players",
@@ -83,6 +94,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         "_seats",
         "_secrets",
         "_starter",
+        "_table",
         "_tiebreaks",
         "_topple_bottom",
         "_winners",
@@ -91,11 +103,14 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
     def _init_position(self) -> None:
         game = self.game
         rules = game.rules
+        self._table: TikiToppleTable = game.action_table
         self._players: int = game.num_players
         self._topple_bottom = rules.topple_bottom_allowed
         n = self._players
         self._phase = _LINE
         self._line: list[int] = list(range(NUM_TIKIS))
+        #: The tikis in the line, as a bit mask: what the legal actions are looked up by.
+        self._present = _ALL_TIKIS
         self._removed: list[int] = []
         self._hands: list[list[int]] = [[0] * 5 for _ in range(n)]
         self._left: list[int] = [0] * n
@@ -125,26 +140,35 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
 
     def _generate_legal(self) -> list[TikiToppleAction]:
         phase = self._phase
-        actions = self._actions
         if phase == _PLAY:
-            hand = self._hands[self._player]
+            # Each card's targets are a set of tikis: the line less its top one, two or three
+            # (Up cards), or the whole line (Topple, less the bottom unless it may be toppled).
+            # The table lists each set's actions in id order, and the kinds follow each other
+            # in id order, so the concatenation is sorted.
+            player = self._player
+            hand = self._hands[player]
             line = self._line
-            ids: list[int] = []
-            for kind in (0, 1, 2):
-                if hand[kind]:
-                    base = kind * NUM_TIKIS
-                    ids.extend(base + tiki for tiki in line[kind + 1 :])
+            present = self._present
+            by_mask = self._table.card_actions
+            legal: list[TikiToppleAction] = []
+            top = 1 << line[0]
+            if hand[0]:
+                legal += by_mask[0][present ^ top]
+            top |= 1 << line[1]
+            if hand[1]:
+                legal += by_mask[1][present ^ top]
+            if hand[2]:
+                legal += by_mask[2][present ^ top ^ 1 << line[2]]
             if hand[TOPPLE]:
-                base = TOPPLE * NUM_TIKIS
-                toppled = line if self._topple_bottom else line[:-1]
-                ids.extend(base + tiki for tiki in toppled)
-            ids.sort()
-            legal = [actions[i] for i in ids]
-            if hand[TOAST] and self._left[self._player] != sum(self._full_hand()):
-                legal.append(actions[TOAST * NUM_TIKIS])
+                legal += by_mask[TOPPLE][
+                    present if self._topple_bottom else present ^ 1 << line[-1]
+                ]
+            if hand[TOAST] and self._left[player] != _HAND_SIZE[len(self._seats)]:
+                legal.append(self._actions[_TOAST_ID])
             return legal
         if phase == _LINE:
-            return list(self._actions[LINE_BASE:SECRET_BASE])
+            # Shared by every setup: the base class copies the legal list it hands out.
+            return self._table.line_actions
         if phase == _OVER:
             return []
         return [action for action, _ in self.chance_outcomes()]
@@ -154,7 +178,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         actions = self._actions
         if phase == _LINE:
             # The same 1296 outcomes at every line setup: built once with the table, copied here.
-            return self._game.action_table.line_outcomes.copy()
+            return self._table.line_outcomes.copy()
         if phase == _SECRET:
             deck = self._deck
             cards = [card for card in range(NUM_SECRETS) if deck >> card & 1]
@@ -258,7 +282,9 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
                 line.insert(position - kind - 1, tiki)
             self._play_card(kind, position)
         elif kind == TOAST:
-            self._removed.append(self._line.pop())
+            tiki = self._line.pop()
+            self._removed.append(tiki)
+            self._present ^= 1 << tiki
             self._play_card(kind, -1)
         elif kind == SECRET:
             seat = self._seats[self._deal]
@@ -308,7 +334,9 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             self._left[player] += 1
             line = self._line
             if kind == TOAST:
-                line.append(self._removed.pop())
+                tiki = self._removed.pop()
+                line.append(tiki)
+                self._present |= 1 << tiki
             elif kind == TOPPLE:
                 line.insert(position, line.pop())
             else:
@@ -319,6 +347,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
     def _start_round(self, line: tuple[int, ...]) -> None:
         """A setup outcome: the new line, fresh hands, and the deck ready for the deal."""
         self._line = list(line)
+        self._present = _ALL_TIKIS
         self._removed = []
         hand = self._full_hand()
         for seat in range(self._players):
@@ -386,6 +415,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         # The snapshot stays in the undo records that clones share: take copies of its lists,
         # never the lists themselves, or one clone's later moves would change another's past.
         self._line = self._line.copy()
+        self._present = sum(1 << tiki for tiki in self._line)
         self._removed = self._removed.copy()
         self._hands = [hand.copy() for hand in self._hands]
         self._left = self._left.copy()
@@ -400,7 +430,9 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         new._players = self._players
         new._topple_bottom = self._topple_bottom
         new._phase = self._phase
+        new._table = self._table
         new._line = self._line.copy()
+        new._present = self._present
         new._removed = self._removed.copy()
         new._hands = [hand.copy() for hand in self._hands]
         new._left = self._left.copy()
