@@ -12,6 +12,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.constants import CHANCE, TERMINAL
+from tikigames.core.errors import IllegalActionError
 from tikigames.core.state import State
 from tikigames.tiki_topple.actions import (
     LINE,
@@ -193,6 +194,61 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         deck = self._deck
         cards = [card for card in range(NUM_SECRETS) if deck >> card & 1]
         return self._actions[SECRET_BASE + cards[rng.randrange(len(cards))]]
+
+    def random_action(self, rng: Random) -> TikiToppleAction:
+        """One legal action drawn uniformly (at a chance node: :meth:`sample_chance`).
+
+        The draw is the base class's — one ``rng.random()``, scaled to an index into the legal
+        list — but the list is not built: the index is found among the counts of each card's
+        targets, then looked up in that card's targets alone. The same ``rng`` gives the same
+        action as the base class, so seeded rollouts are unchanged.
+
+        >>> import random, tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> rng = random.Random(5)
+        >>> for _ in range(3):
+        ...     state.apply_unchecked(state.random_action(rng))
+        >>> state.random_action(rng) in state.legal_actions()
+        True
+
+        Raises:
+            IllegalActionError: the game is over.
+        """
+        if self._phase != _PLAY:
+            if self._phase == _OVER:
+                raise IllegalActionError("the game is over: there is no action to draw")
+            return self.sample_chance(rng)
+        player = self._player
+        hand = self._hands[player]
+        line = self._line
+        size = len(line)
+        # The legal list is: Up 1 on the size − 1 tikis below the top, Up 2 on size − 2, Up 3
+        # on size − 3, Topple on size (or size − 1), then Toast (see _generate_legal).
+        up1 = size - 1 if hand[0] else 0
+        up2 = size - 2 if hand[1] else 0
+        up3 = size - 3 if hand[2] else 0
+        topple = (size if self._topple_bottom else size - 1) if hand[TOPPLE] else 0
+        toast = 1 if hand[TOAST] and self._left[player] != _HAND_SIZE[len(self._seats)] else 0
+        count = up1 + up2 + up3 + topple + toast
+        index = min(int(rng.random() * count), count - 1)
+        by_mask = self._table.card_actions
+        present = self._present
+        top = 1 << line[0]
+        if index < up1:
+            return by_mask[0][present ^ top][index]
+        index -= up1
+        top |= 1 << line[1]
+        if index < up2:
+            return by_mask[1][present ^ top][index]
+        index -= up2
+        if index < up3:
+            return by_mask[2][present ^ top ^ 1 << line[2]][index]
+        index -= up3
+        if index < topple:
+            return by_mask[TOPPLE][present if self._topple_bottom else present ^ 1 << line[-1]][
+                index
+            ]
+        return self._actions[_TOAST_ID]
 
     def _viewer(self, action: TikiToppleAction) -> int | None:
         # Only secret cards have a hidden part: the seat being dealt sees it.
