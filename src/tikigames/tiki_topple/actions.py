@@ -40,7 +40,9 @@ SECRET_BASE = LINE_BASE + NUM_LINES
 
 #: The secret deck is read in chunks of this many cards (one ``SECRET_CHUNKS`` lookup each).
 CHUNK = 9
-NUM_CHUNKS = NUM_SECRETS // CHUNK
+NUM_CHUNKS = 3
+_CHUNK_MASK = (1 << CHUNK) - 1
+assert NUM_CHUNKS * CHUNK == NUM_SECRETS
 
 
 @mypyc_attr(native_class=False)  # an int subclass: mypyc compiles it as a Python class
@@ -117,6 +119,27 @@ class TikiToppleTable(ActionTable[TikiToppleAction]):
             )
             for chunk in range(NUM_CHUNKS)
         )
+
+    def deals(self, deck: int) -> list[TikiToppleAction]:
+        """The deals of the cards in ``deck`` (bit ``c`` for card ``c``), in id order."""
+        chunks = self.secret_chunks
+        return [
+            *chunks[0][deck & _CHUNK_MASK],
+            *chunks[1][deck >> CHUNK & _CHUNK_MASK],
+            *chunks[2][deck >> 2 * CHUNK],
+        ]
+
+    def deal(self, deck: int, index: int) -> TikiToppleAction:
+        """``deals(deck)[index]``, without building the list (``0 <= index < popcount``)."""
+        chunks = self.secret_chunks
+        low = chunks[0][deck & _CHUNK_MASK]
+        if index < len(low):
+            return low[index]
+        index -= len(low)
+        middle = chunks[1][deck >> CHUNK & _CHUNK_MASK]
+        if index < len(middle):
+            return middle[index]
+        return chunks[2][deck >> 2 * CHUNK][index - len(middle)]
 
 
 def _bits(mask: int) -> list[int]:

@@ -19,7 +19,6 @@ from tikigames.tiki_topple.actions import (
     LINE_BASE,
     NUM_LINES,
     SECRET,
-    SECRET_BASE,
     TikiToppleAction,
     TikiToppleTable,
 )
@@ -172,28 +171,26 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             return self._table.line_actions
         if phase == _OVER:
             return []
-        return [action for action, _ in self.chance_outcomes()]
+        return self._table.deals(self._deck)
 
     def chance_outcomes(self) -> list[tuple[TikiToppleAction, float]]:
         phase = self._phase
-        actions = self._actions
         if phase == _LINE:
             # The same 1296 outcomes at every line setup: built once with the table, copied here.
             return self._table.line_outcomes.copy()
         if phase == _SECRET:
-            deck = self._deck
-            cards = [card for card in range(NUM_SECRETS) if deck >> card & 1]
-            p = 1.0 / len(cards)
-            return [(actions[SECRET_BASE + card], p) for card in cards]
+            deals = self._table.deals(self._deck)
+            p = 1.0 / len(deals)
+            return [(action, p) for action in deals]
         return []
 
     def sample_chance(self, rng: Random) -> TikiToppleAction:
-        # Both chance events are uniform: draw an index instead of scanning the outcomes.
+        # Both chance events are uniform: draw an index instead of scanning the outcomes (the
+        # secret card: the index-th card left in the deck, found without listing the deck).
         if self._phase == _LINE:
             return self._actions[LINE_BASE + rng.randrange(NUM_LINES)]
         deck = self._deck
-        cards = [card for card in range(NUM_SECRETS) if deck >> card & 1]
-        return self._actions[SECRET_BASE + cards[rng.randrange(len(cards))]]
+        return self._table.deal(deck, rng.randrange(deck.bit_count()))
 
     def random_action(self, rng: Random) -> TikiToppleAction:
         """One legal action drawn uniformly (at a chance node: :meth:`sample_chance`).
