@@ -15,7 +15,6 @@ from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.errors import IllegalActionError
 from tikigames.core.state import State
 from tikigames.tiki_topple.actions import (
-    LINE,
     LINE_BASE,
     NUM_LINES,
     SECRET,
@@ -81,10 +80,12 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         "_hands",
         "_left",
         "_line",
-        "_present",
+        "_next",
         "_phase",
         "_player",
         "_players",
+        "_present",
+        "_prev",
         "_prev_cards",
         "_removed",
         "_round",
@@ -119,6 +120,10 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         self._tiebreaks = 0
         self._starter = rules.first_player
         self._seats: tuple[int, ...] = tuple(range(n))
+        #: Per seat of the round: the seat that plays after it, and the one before it.
+        self._next: tuple[int, ...]
+        self._prev: tuple[int, ...]
+        self._next, self._prev = _turn_order(self._seats, n)
         self._secrets: list[int] = [-1] * n
         self._deal = 0
         self._deck = ALL_SECRETS
@@ -251,9 +256,6 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         # Only secret cards have a hidden part: the seat being dealt sees it.
         return self._seats[self._deal] if self._phase == _SECRET else None
 
-    def _full_hand(self) -> tuple[int, int, int, int, int]:
-        return full_hand(len(self._seats))
-
     # ----------------------------------------------------------------- reading the position
 
     def scores(self) -> list[int]:
@@ -324,64 +326,57 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
 
     def _do(self, action: TikiToppleAction) -> None:
         kind = action.kind
-        if kind <= TOPPLE:
+        if kind <= TOAST:
             line = self._line
-            tiki = action.tiki
-            position = line.index(tiki)
-            del line[position]
-            if kind == TOPPLE:
-                line.append(tiki)
+            if kind == TOAST:
+                tiki = line.pop()
+                self._removed.append(tiki)
+                self._present ^= 1 << tiki
+                position = -1
             else:
-                line.insert(position - kind - 1, tiki)
-            self._play_card(kind, position)
-        elif kind == TOAST:
-            tiki = self._line.pop()
-            self._removed.append(tiki)
-            self._present ^= 1 << tiki
-            self._play_card(kind, -1)
+                tiki = action.tiki
+                position = line.index(tiki)
+                del line[position]
+                if kind == TOPPLE:
+                    line.append(tiki)
+                else:
+                    line.insert(position - kind - 1, tiki)
+            player = self._player
+            self._hands[player][kind] -= 1
+            left = self._left
+            left[player] -= 1
+            self._undo.append(position)
+            following = self._next[player]
+            # The seats play in turn from hands of the same size, so the next one holds the
+            # most cards: every hand is empty exactly when the next one is.
+            if left[following] and (kind != TOAST or len(line) != _FINAL_LINE):
+                self._player = following
+            else:
+                self._end_round()
         elif kind == SECRET:
-            seat = self._seats[self._deal]
+            deal = self._deal
+            seats = self._seats
+            card = action.card
             self._undo.append(self._deck)
-            self._deck &= ~(1 << action.card)
-            self._secrets[seat] = action.card
-            self._deal += 1
-            if self._deal == len(self._seats):
+            self._deck &= ~(1 << card)
+            self._secrets[seats[deal]] = card
+            deal += 1
+            self._deal = deal
+            if deal == len(seats):
                 self._phase = _PLAY
                 self._player = self._starter
         else:
-            self._undo.append(self._snapshot())
             self._start_round(action.line)
 
-    def _play_card(self, kind: int, position: int) -> None:
-        player = self._player
-        self._hands[player][kind] -= 1
-        self._left[player] -= 1
-        if (kind == TOAST and len(self._line) == _FINAL_LINE) or not any(self._left):
-            self._undo.append((kind, position, self._snapshot()))
-            self._end_round()
-        else:
-            self._undo.append((kind, position, None))
-            seats = self._seats
-            self._player = seats[(seats.index(player) + 1) % len(seats)]
-
     def _undo_last(self, action: TikiToppleAction) -> None:
-        record = self._undo.pop()
         kind = action.kind
-        if kind == LINE:
-            self._restore(record)
-        elif kind == SECRET:
-            self._deal -= 1
-            self._deck = record
-            self._secrets[self._seats[self._deal]] = -1
-            self._phase = _SECRET
-            self._player = -1
-        else:
-            _, position, snapshot = record
-            if snapshot is not None:
-                self._restore(snapshot)
+        undo = self._undo
+        if kind <= TOAST:
+            if self._phase == _PLAY:
+                self._player = self._prev[self._player]
             else:
-                seats = self._seats
-                self._player = seats[(seats.index(self._player) - 1) % len(seats)]
+                self._reopen_round(undo.pop())
+            position: int = undo.pop()
             player = self._player
             self._hands[player][kind] += 1
             self._left[player] += 1
@@ -396,33 +391,75 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
                 tiki = action.tiki
                 line.remove(tiki)
                 line.insert(position, tiki)
+        elif kind == SECRET:
+            self._deal -= 1
+            self._deck = undo.pop()
+            self._secrets[self._seats[self._deal]] = -1
+            self._phase = _SECRET
+            self._player = -1
+        else:
+            self._unstart_round(undo.pop())
+
+    # Round transitions. Each replaces the lists it changes by new ones and pushes the old ones
+    # as its undo record; the undo takes copies of them, never the lists themselves, because
+    # clones share the undo records (one clone's later moves must not change another's past).
 
     def _start_round(self, line: tuple[int, ...]) -> None:
         """A setup outcome: the new line, fresh hands, and the deck ready for the deal."""
+        self._undo.append(
+            (self._line, self._removed, self._hands, self._left, self._secrets, self._deal,
+             self._deck)
+        )  # fmt: skip
         self._line = list(line)
         self._present = _ALL_TIKIS
         self._removed = []
-        hand = self._full_hand()
-        for seat in range(self._players):
-            playing = seat in self._seats
-            self._hands[seat] = list(hand) if playing else [0] * 5
-            self._left[seat] = sum(hand) if playing else 0
-        self._secrets = [-1] * self._players
+        n = self._players
+        seats = self._seats
+        hand = full_hand(len(seats))
+        size = _HAND_SIZE[len(seats)]
+        if len(seats) == n:
+            self._hands = [list(hand) for _ in range(n)]
+            self._left = [size] * n
+        else:
+            self._hands = [list(hand) if seat in seats else [0] * 5 for seat in range(n)]
+            self._left = [size if seat in seats else 0 for seat in range(n)]
+        self._secrets = [-1] * n
         self._deal = 0
-        if bin(self._deck).count("1") < len(self._seats):
+        if self._deck.bit_count() < len(seats):
             self._deck = ALL_SECRETS & ~self._prev_cards
         self._phase = _SECRET
 
+    def _unstart_round(self, record: tuple[Any, ...]) -> None:
+        line, removed, hands, left, secrets, self._deal, self._deck = record
+        self._line = line.copy()
+        self._present = sum(1 << tiki for tiki in line)
+        self._removed = removed.copy()
+        self._hands = [hand.copy() for hand in hands]
+        self._left = left.copy()
+        self._secrets = secrets.copy()
+        self._phase = _LINE
+
     def _end_round(self) -> None:
         """Score the round, then start the next one, a tiebreak, or end the game."""
+        self._undo.append(
+            (self._scores, self._prev_cards, self._round, self._player, self._seats,
+             self._starter, self._tiebreaks)
+        )  # fmt: skip
         n = self._players
+        line = self._line
+        secrets = self._secrets
         points = [0] * n
+        scores = self._scores.copy()
+        dealt = 0
         for seat in self._seats:
-            points[seat] = score_card(self._secrets[seat], self._line)
-            self._scores[seat] += points[seat]
-        self._round_cards.append(tuple(self._secrets))
+            card = secrets[seat]
+            points[seat] = won = score_card(card, line)
+            scores[seat] += won
+            dealt |= 1 << card
+        self._scores = scores
+        self._round_cards.append(tuple(secrets))
         self._round_points.append(tuple(points))
-        self._prev_cards = sum(1 << card for card in self._secrets if card >= 0)
+        self._prev_cards = dealt
         rules = self._game.rules
         target = rules.target_score
         if self._tiebreaks or len(self._seats) < n:
@@ -430,52 +467,42 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         elif target is None:
             deciding = self._round >= rules.rounds
         else:
-            deciding = max(self._scores) >= target
+            deciding = max(scores) >= target
         self._round += 1
         self._player = -1
         if not deciding:
-            self._seats = tuple(range(n))
+            self._set_seats(tuple(range(n)))
             self._starter = (self._starter + 1) % n
             self._phase = _LINE
             return
-        best = max(self._scores)
-        tied = tuple(seat for seat in range(n) if self._scores[seat] == best)
+        best = max(scores)
+        tied = tuple(seat for seat in range(n) if scores[seat] == best)
         if len(tied) == 1 or self._tiebreaks >= rules.tiebreak_rounds:
             self._winners = tied
             self._phase = _OVER
             self._round -= 1
             return
         self._tiebreaks += 1
-        self._seats = tied
+        self._set_seats(tied)
         self._starter = min(tied, key=lambda seat: (seat - self._starter - 1) % n)
         self._phase = _LINE
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            self._phase, self._line.copy(), self._removed.copy(),
-            [hand.copy() for hand in self._hands], self._left.copy(), self._player,
-            self._round, self._tiebreaks, self._starter, self._seats, self._secrets.copy(),
-            self._deal, self._deck, self._prev_cards, self._scores.copy(),
-            len(self._round_cards), self._winners,
-        )  # fmt: skip
+    def _reopen_round(self, record: tuple[Any, ...]) -> None:
+        scores, self._prev_cards, self._round, self._player, seats, self._starter, tiebreaks = (
+            record
+        )
+        self._scores = scores.copy()
+        self._tiebreaks = tiebreaks
+        self._set_seats(seats)
+        del self._round_cards[-1]
+        del self._round_points[-1]
+        self._winners = ()
+        self._phase = _PLAY
 
-    def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        (
-            self._phase, self._line, self._removed, self._hands, self._left, self._player,
-            self._round, self._tiebreaks, self._starter, self._seats, self._secrets,
-            self._deal, self._deck, self._prev_cards, self._scores, finished, self._winners,
-        ) = snapshot  # fmt: skip
-        # The snapshot stays in the undo records that clones share: take copies of its lists,
-        # never the lists themselves, or one clone's later moves would change another's past.
-        self._line = self._line.copy()
-        self._present = sum(1 << tiki for tiki in self._line)
-        self._removed = self._removed.copy()
-        self._hands = [hand.copy() for hand in self._hands]
-        self._left = self._left.copy()
-        self._secrets = self._secrets.copy()
-        self._scores = self._scores.copy()
-        del self._round_cards[finished:]
-        del self._round_points[finished:]
+    def _set_seats(self, seats: tuple[int, ...]) -> None:
+        """The seats of the round, and who follows and precedes whom among them."""
+        self._seats = seats
+        self._next, self._prev = _turn_order(seats, self._players)
 
     # ----------------------------------------------------------------- copies and identity
 
@@ -494,6 +521,8 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         new._tiebreaks = self._tiebreaks
         new._starter = self._starter
         new._seats = self._seats
+        new._next = self._next
+        new._prev = self._prev
         new._secrets = self._secrets.copy()
         new._deal = self._deal
         new._deck = self._deck
@@ -510,3 +539,22 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             self._starter, self._seats, tuple(self._secrets), self._deal, self._deck,
             self._prev_cards, tuple(self._scores), tuple(self._round_cards), self._winners,
         )  # fmt: skip
+
+
+#: ``_turn_order`` by (seats, players): the few seat sets of a game, worked out once.
+_TURN_ORDERS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _turn_order(seats: tuple[int, ...], players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per seat: the seat of ``seats`` that plays after it and the one before it (−1 for a seat
+    sitting the round out)."""
+    key = (seats, players)
+    order = _TURN_ORDERS.get(key)
+    if order is None:
+        following = [-1] * players
+        preceding = [-1] * players
+        for index, seat in enumerate(seats):
+            following[seat] = seats[(index + 1) % len(seats)]
+            preceding[seat] = seats[index - 1]
+        order = _TURN_ORDERS[key] = (tuple(following), tuple(preceding))
+    return order
