@@ -39,9 +39,6 @@ if TYPE_CHECKING:
 
 __all__ = ["TikiToppleState"]
 
-#: The cards in a fresh hand, by the number of seats in the round (2–4).
-_HAND_SIZE = tuple(sum(full_hand(seats)) if seats >= 2 else 0 for seats in range(5))
-
 # Phases.
 _LINE, _SECRET, _PLAY, _OVER = range(4)
 
@@ -77,6 +74,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
     __slots__ = (
         "_deal",
         "_deck",
+        "_full",
         "_hands",
         "_left",
         "_line",
@@ -115,6 +113,8 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         self._removed: list[int] = []
         self._hands: list[list[int]] = [[0] * 5 for _ in range(n)]
         self._left: list[int] = [0] * n
+        #: The cards in a fresh hand this round: a Toast is legal once a seat holds fewer.
+        self._full = 0
         self._player = -1
         self._round = 1
         self._tiebreaks = 0
@@ -168,7 +168,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
                 legal += by_mask[TOPPLE][
                     present if self._topple_bottom else present ^ 1 << line[-1]
                 ]
-            if hand[TOAST] and self._left[player] != _HAND_SIZE[len(self._seats)]:
+            if hand[TOAST] and self._left[player] != self._full:
                 legal.append(self._actions[_TOAST_ID])
             return legal
         if phase == _LINE:
@@ -230,9 +230,11 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         up2 = size - 2 if hand[1] else 0
         up3 = size - 3 if hand[2] else 0
         topple = (size if self._topple_bottom else size - 1) if hand[TOPPLE] else 0
-        toast = 1 if hand[TOAST] and self._left[player] != _HAND_SIZE[len(self._seats)] else 0
+        toast = 1 if hand[TOAST] and self._left[player] != self._full else 0
         count = up1 + up2 + up3 + topple + toast
-        index = min(int(rng.random() * count), count - 1)
+        index = int(rng.random() * count)
+        if index == count:  # rounded up from just below 1.0
+            index -= 1
         by_mask = self._table.card_actions
         present = self._present
         top = 1 << line[0]
@@ -407,8 +409,8 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
     def _start_round(self, line: tuple[int, ...]) -> None:
         """A setup outcome: the new line, fresh hands, and the deck ready for the deal."""
         self._undo.append(
-            (self._line, self._removed, self._hands, self._left, self._secrets, self._deal,
-             self._deck)
+            (self._line, self._removed, self._hands, self._left, self._full, self._secrets,
+             self._deal, self._deck)
         )  # fmt: skip
         self._line = list(line)
         self._present = _ALL_TIKIS
@@ -416,7 +418,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         n = self._players
         seats = self._seats
         hand = full_hand(len(seats))
-        size = _HAND_SIZE[len(seats)]
+        self._full = size = sum(hand)
         if len(seats) == n:
             self._hands = [list(hand) for _ in range(n)]
             self._left = [size] * n
@@ -430,7 +432,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         self._phase = _SECRET
 
     def _unstart_round(self, record: tuple[Any, ...]) -> None:
-        line, removed, hands, left, secrets, self._deal, self._deck = record
+        line, removed, hands, left, self._full, secrets, self._deal, self._deck = record
         self._line = line.copy()
         self._present = sum(1 << tiki for tiki in line)
         self._removed = removed.copy()
@@ -471,7 +473,8 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         self._round += 1
         self._player = -1
         if not deciding:
-            self._set_seats(tuple(range(n)))
+            if len(self._seats) != n:
+                self._set_seats(tuple(range(n)))
             self._starter = (self._starter + 1) % n
             self._phase = _LINE
             return
@@ -516,6 +519,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         new._removed = self._removed.copy()
         new._hands = [hand.copy() for hand in self._hands]
         new._left = self._left.copy()
+        new._full = self._full
         new._player = self._player
         new._round = self._round
         new._tiebreaks = self._tiebreaks
