@@ -8,6 +8,7 @@ transitions (a new line, a round's end) are undone from a snapshot of the round 
 
 from __future__ import annotations
 
+from itertools import product
 from random import Random
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,12 @@ if TYPE_CHECKING:
     from tikigames.tiki_topple.observation import TikiToppleObservation  # noqa: F401 (base class)
 
 __all__ = ["TikiToppleState"]
+
+#: A hand's card names in card order, by its counts of each card (a hand holds two at most).
+_HAND_TEXTS: dict[tuple[int, ...], tuple[str, ...]] = {
+    counts: tuple(CARD_NAMES[kind] for kind in range(5) for _ in range(counts[kind]))
+    for counts in product(range(3), repeat=5)
+}
 
 # Phases.
 _LINE, _SECRET, _PLAY, _OVER = range(4)
@@ -291,7 +298,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
     def hand(self, seat: int) -> list[str]:
         """``seat``'s remaining action cards, in card order (``up1`` … ``toast``)."""
         counts = self._hands[seat]
-        return [CARD_NAMES[kind] for kind in range(5) for _ in range(counts[kind])]
+        return list(_HAND_TEXTS[counts[0], counts[1], counts[2], counts[3], counts[4]])
 
     def secret(self, seat: int) -> int | None:
         """``seat``'s secret card this round (an id 0–26), or ``None`` before it is dealt or
@@ -301,7 +308,10 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
 
     def round_cards(self) -> list[tuple[int | None, ...]]:
         """Per finished round, each seat's secret card (``None`` for a seat that sat out)."""
-        return [tuple(c if c >= 0 else None for c in cards) for cards in self._round_cards]
+        return [
+            cards if -1 not in cards else tuple(c if c >= 0 else None for c in cards)
+            for cards in self._round_cards
+        ]
 
     def winners(self) -> tuple[int, ...]:
         """The winning seats once the game is over, else ``()``."""
@@ -315,6 +325,12 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         """The secret cards left in the deck, by id (the rest are dealt or set aside)."""
         deck = self._deck
         return [card for card in range(NUM_SECRETS) if deck >> card & 1]
+
+    def deck_mask(self) -> int:
+        """The secret cards left in the deck as a bit mask (bit ``c`` for card ``c``): the
+        resampler's draw reads it, and the action table's ``deal(mask, index)`` turns an index
+        into one of its cards without listing them."""
+        return self._deck
 
     def returns(self) -> list[float]:
         if self._phase != _OVER:
