@@ -344,21 +344,15 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
 
     def _do(self, action: TikiToppleAction) -> None:
         kind = action.kind
-        if kind <= TOAST:
+        if kind < TOAST:
             line = self._line
-            if kind == TOAST:
-                tiki = line.pop()
-                self._removed.append(tiki)
-                self._present ^= 1 << tiki
-                position = -1
+            tiki = action.tiki
+            position = line.index(tiki)
+            del line[position]
+            if kind == TOPPLE:
+                line.append(tiki)
             else:
-                tiki = action.tiki
-                position = line.index(tiki)
-                del line[position]
-                if kind == TOPPLE:
-                    line.append(tiki)
-                else:
-                    line.insert(position - kind - 1, tiki)
+                line.insert(position - kind - 1, tiki)
             player = self._player
             self._hands[player][kind] -= 1
             left = self._left
@@ -367,7 +361,21 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             following = self._next[player]
             # The seats play in turn from hands of the same size, so the next one holds the
             # most cards: every hand is empty exactly when the next one is.
-            if left[following] and (kind != TOAST or len(line) != _FINAL_LINE):
+            if left[following]:
+                self._player = following
+            else:
+                self._end_round()
+        elif kind == TOAST:
+            line = self._line
+            tiki = line.pop()
+            self._removed.append(tiki)
+            self._present ^= 1 << tiki
+            player = self._player
+            self._hands[player][TOAST] -= 1
+            left = self._left
+            left[player] -= 1
+            following = self._next[player]
+            if left[following] and len(line) != _FINAL_LINE:
                 self._player = following
             else:
                 self._end_round()
@@ -394,7 +402,6 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
                 self._player = self._prev[self._player]
             else:
                 self._reopen_round(undo.pop())
-            position: int = undo.pop()
             player = self._player
             self._hands[player][kind] += 1
             self._left[player] += 1
@@ -403,7 +410,9 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
                 tiki = self._removed.pop()
                 line.append(tiki)
                 self._present |= 1 << tiki
-            elif kind == TOPPLE:
+                return
+            position: int = undo.pop()
+            if kind == TOPPLE:
                 line.insert(position, line.pop())
             else:
                 tiki = action.tiki
