@@ -2,8 +2,14 @@
 
 A round is: a chance outcome for the line, one chance outcome per secret card (dealt in seat
 order to the players in the round), then one card per turn until a Toast leaves three tikis or
-every hand is empty. Turn-by-turn changes are undone from small records; the rare round
-transitions (a new line, a round's end) are undone from a snapshot of the round fields.
+every hand is empty. Turn-by-turn changes are undone from small records (the position an Up or
+Topple card moved a tiki from); the rare round transitions (a new line, a round's end) replace
+the fields they change by new objects and keep the old ones as their record.
+
+Speed comes from lookups: the line is also kept as a bit mask of its tikis, and the action table
+lists each card's actions on each set of tikis, and each part of the secret deck's deals, so
+the legal actions are joined from a few prebuilt tuples and a random action or a secret card is
+an index into one (see the game's page, "Performance").
 """
 
 from __future__ import annotations
