@@ -21,7 +21,15 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from tikigames.core.action import Action, ActionTable
-from tikigames.tiki_topple.data import CARD_NAMES, GROUPS, NUM_SECRETS, TIKIS, TOAST, TOPPLE
+from tikigames.tiki_topple.data import (
+    CARD_NAMES,
+    GROUPS,
+    NUM_SECRETS,
+    NUM_TIKIS,
+    TIKIS,
+    TOAST,
+    TOPPLE,
+)
 
 #: Action kinds beyond the five cards (``UP1`` … ``TOAST`` are 0–4).
 LINE, SECRET = 5, 6
@@ -29,6 +37,12 @@ LINE, SECRET = 5, 6
 LINE_BASE = 37
 NUM_LINES = 1296
 SECRET_BASE = LINE_BASE + NUM_LINES
+
+#: The secret deck is read in chunks of this many cards (one ``SECRET_CHUNKS`` lookup each).
+CHUNK = 9
+NUM_CHUNKS = 3
+_CHUNK_MASK = (1 << CHUNK) - 1
+assert NUM_CHUNKS * CHUNK == NUM_SECRETS
 
 
 @mypyc_attr(native_class=False)  # an int subclass: mypyc compiles it as a Python class
@@ -68,17 +82,69 @@ def all_lines() -> list[tuple[int, ...]]:
 class TikiToppleTable(ActionTable[TikiToppleAction]):
     """The action table, with what the rules engine reads of it prebuilt.
 
+    The lookups by bit mask turn a set of tikis (bit ``t`` for tiki ``t``) or a part of the
+    secret deck into its actions in id order with one index, so listing the legal actions
+    builds no list of ids, sorts nothing and decodes nothing.
+
     Attributes:
         line_outcomes: the line setup's chance outcomes, ``(action, 1/1296)`` in id order: the
             same at every setup, so built once here rather than at every chance node.
+        line_actions: the 1296 line setups in id order, the legal list of every setup. Shared:
+            the state hands out copies and never changes it.
+        card_actions: ``card_actions[kind][mask]``, for an Up card or Tiki Topple (kinds
+            0–3): that card played on each tiki of ``mask``, in id order.
+        secret_chunks: ``secret_chunks[c][mask]``: the deals of cards ``9c + i`` for each bit
+            ``i`` of ``mask`` (a 9-bit part of the deck, shifted down), in id order.
     """
 
-    __slots__ = ("line_outcomes",)
+    __slots__ = ("card_actions", "line_actions", "line_outcomes", "secret_chunks")
 
     def __init__(self, actions: list[TikiToppleAction]) -> None:
         super().__init__(actions, normalize=_normalize)
         p = 1.0 / NUM_LINES
-        self.line_outcomes = [(self.actions[LINE_BASE + i], p) for i in range(NUM_LINES)]
+        table = self.actions
+        self.line_outcomes = [(table[LINE_BASE + i], p) for i in range(NUM_LINES)]
+        self.line_actions = list(table[LINE_BASE:SECRET_BASE])
+        self.card_actions: tuple[tuple[tuple[TikiToppleAction, ...], ...], ...] = tuple(
+            tuple(
+                tuple(table[kind * NUM_TIKIS + bit] for bit in _bits(mask))
+                for mask in range(1 << NUM_TIKIS)
+            )
+            for kind in range(TOPPLE + 1)
+        )
+        self.secret_chunks: tuple[tuple[tuple[TikiToppleAction, ...], ...], ...] = tuple(
+            tuple(
+                tuple(table[SECRET_BASE + chunk * CHUNK + bit] for bit in _bits(mask))
+                for mask in range(1 << CHUNK)
+            )
+            for chunk in range(NUM_CHUNKS)
+        )
+
+    def deals(self, deck: int) -> list[TikiToppleAction]:
+        """The deals of the cards in ``deck`` (bit ``c`` for card ``c``), in id order."""
+        chunks = self.secret_chunks
+        return [
+            *chunks[0][deck & _CHUNK_MASK],
+            *chunks[1][deck >> CHUNK & _CHUNK_MASK],
+            *chunks[2][deck >> 2 * CHUNK],
+        ]
+
+    def deal(self, deck: int, index: int) -> TikiToppleAction:
+        """``deals(deck)[index]``, without building the list (``0 <= index < popcount``)."""
+        chunks = self.secret_chunks
+        low = chunks[0][deck & _CHUNK_MASK]
+        if index < len(low):
+            return low[index]
+        index -= len(low)
+        middle = chunks[1][deck >> CHUNK & _CHUNK_MASK]
+        if index < len(middle):
+            return middle[index]
+        return chunks[2][deck >> 2 * CHUNK][index - len(middle)]
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    return [bit for bit in range(mask.bit_length()) if mask >> bit & 1]
 
 
 def build_table() -> TikiToppleTable:

@@ -7,7 +7,9 @@ dealt this round. Drawing in deal order without replacement makes every consiste
 of distinct cards equally likely — exactly the deal's own distribution.
 
 Everything before the current round's first hidden deal is the same in every world, so the
-resampler replays it once, when it is built, and each draw clones that and replays the rest.
+resampler replays it once, when it is built, and each draw clones that and replays the rest: a
+hidden deal is an index into the deck's bit mask (less the seen cards), drawn as ``rng.choice``
+from the list of those cards would draw it, without building the list.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING
 from tikigames.core.action import ActionTable
 from tikigames.core.errors import ActionError, InvalidStateError
 from tikigames.core.resample import Resampler
-from tikigames.tiki_topple.actions import SECRET_BASE, TikiToppleAction
+from tikigames.tiki_topple.actions import SECRET_BASE, TikiToppleAction, TikiToppleTable
 from tikigames.tiki_topple.observation import TikiToppleObservation
 from tikigames.tiki_topple.state import TikiToppleState
 
@@ -42,6 +44,7 @@ class TikiToppleResampler(Resampler["TikiTopple", TikiToppleObservation, TikiTop
         history = obs.history
         table: ActionTable[TikiToppleAction] = game.action_table
         self._table = table
+        self._deals: TikiToppleTable = game.action_table
         round_start = max(
             (i for i, text in enumerate(history) if text.startswith("line ")), default=0
         )
@@ -82,15 +85,18 @@ class TikiToppleResampler(Resampler["TikiTopple", TikiToppleObservation, TikiTop
 
     def draw(self, rng: random.Random) -> TikiToppleState:
         state = self._prefix.clone()
-        table = self._table
+        deals = self._deals
+        unseen = ~self._seen
         for step in self._rest:
             if step is None:
                 if state.dealing_seat() is None:
                     raise InvalidStateError("no secret card is dealt here")
-                cards = [card for card in state.deck() if not self._seen >> card & 1]
-                if not cards:
+                cards = state.deck_mask() & unseen
+                count = cards.bit_count()
+                if not count:
                     raise InvalidStateError("no card is left to deal")
-                step = table[SECRET_BASE + rng.choice(cards)]
+                # rng.randrange(count) draws as rng.choice from the list of those cards would.
+                step = deals.deal(cards, rng.randrange(count))
             state.apply_unchecked(step)
         return state
 

@@ -2,24 +2,31 @@
 
 A round is: a chance outcome for the line, one chance outcome per secret card (dealt in seat
 order to the players in the round), then one card per turn until a Toast leaves three tikis or
-every hand is empty. Turn-by-turn changes are undone from small records; the rare round
-transitions (a new line, a round's end) are undone from a snapshot of the round fields.
+every hand is empty. Turn-by-turn changes are undone from small records (the position an Up or
+Topple card moved a tiki from); the rare round transitions (a new line, a round's end) replace
+the fields they change by new objects and keep the old ones as their record.
+
+Speed comes from lookups: the line is also kept as a bit mask of its tikis, and the action table
+lists each card's actions on each set of tikis, and each part of the secret deck's deals, so
+the legal actions are joined from a few prebuilt tuples and a random action or a secret card is
+an index into one (see the game's page, "Performance").
 """
 
 from __future__ import annotations
 
+from itertools import product
 from random import Random
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.constants import CHANCE, TERMINAL
+from tikigames.core.errors import IllegalActionError
 from tikigames.core.state import State
 from tikigames.tiki_topple.actions import (
-    LINE,
     LINE_BASE,
     NUM_LINES,
     SECRET,
-    SECRET_BASE,
     TikiToppleAction,
+    TikiToppleTable,
 )
 from tikigames.tiki_topple.data import (
     ALL_SECRETS,
@@ -39,11 +46,23 @@ if TYPE_CHECKING:
 
 __all__ = ["TikiToppleState"]
 
+#: A hand's card names in card order, by its counts of each card (a hand holds two at most).
+_HAND_TEXTS: dict[tuple[int, ...], tuple[str, ...]] = {
+    counts: tuple(CARD_NAMES[kind] for kind in range(5) for _ in range(counts[kind]))
+    for counts in product(range(3), repeat=5)
+}
+
 # Phases.
 _LINE, _SECRET, _PLAY, _OVER = range(4)
 
 #: The line keeps this many tikis after the Toast that ends a round.
 _FINAL_LINE = 3
+
+#: Every tiki, as a bit mask (bit ``t`` for tiki ``t``).
+_ALL_TIKIS = (1 << NUM_TIKIS) - 1
+
+#: The id of the Tiki Toast card.
+_TOAST_ID = TOAST * NUM_TIKIS
 
 
 class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservation"]):
@@ -68,12 +87,16 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
     __slots__ = (
         "_deal",
         "_deck",
+        "_full",
         "_hands",
         "_left",
         "_line",
+        "_next",
         "_phase",
         "_player",
         "_players",
+        "_present",
+        "_prev",
         "_prev_cards",
         "_removed",
         "_round",
@@ -83,6 +106,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         "_seats",
         "_secrets",
         "_starter",
+        "_table",
         "_tiebreaks",
         "_topple_bottom",
         "_winners",
@@ -91,19 +115,28 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
     def _init_position(self) -> None:
         game = self.game
         rules = game.rules
+        self._table: TikiToppleTable = game.action_table
         self._players: int = game.num_players
         self._topple_bottom = rules.topple_bottom_allowed
         n = self._players
         self._phase = _LINE
         self._line: list[int] = list(range(NUM_TIKIS))
+        #: The tikis in the line, as a bit mask: what the legal actions are looked up by.
+        self._present = _ALL_TIKIS
         self._removed: list[int] = []
         self._hands: list[list[int]] = [[0] * 5 for _ in range(n)]
         self._left: list[int] = [0] * n
+        #: The cards in a fresh hand this round: a Toast is legal once a seat holds fewer.
+        self._full = 0
         self._player = -1
         self._round = 1
         self._tiebreaks = 0
         self._starter = rules.first_player
         self._seats: tuple[int, ...] = tuple(range(n))
+        #: Per seat of the round: the seat that plays after it, and the one before it.
+        self._next: tuple[int, ...]
+        self._prev: tuple[int, ...]
+        self._next, self._prev = _turn_order(self._seats, n)
         self._secrets: list[int] = [-1] * n
         self._deal = 0
         self._deck = ALL_SECRETS
@@ -125,57 +158,118 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
 
     def _generate_legal(self) -> list[TikiToppleAction]:
         phase = self._phase
-        actions = self._actions
         if phase == _PLAY:
-            hand = self._hands[self._player]
+            # Each card's targets are a set of tikis: the line less its top one, two or three
+            # (Up cards), or the whole line (Topple, less the bottom unless it may be toppled).
+            # The table lists each set's actions in id order, and the kinds follow each other
+            # in id order, so the concatenation is sorted.
+            player = self._player
+            hand = self._hands[player]
             line = self._line
-            ids: list[int] = []
-            for kind in (0, 1, 2):
-                if hand[kind]:
-                    base = kind * NUM_TIKIS
-                    ids.extend(base + tiki for tiki in line[kind + 1 :])
+            present = self._present
+            by_mask = self._table.card_actions
+            legal: list[TikiToppleAction] = []
+            top = 1 << line[0]
+            if hand[0]:
+                legal += by_mask[0][present ^ top]
+            top |= 1 << line[1]
+            if hand[1]:
+                legal += by_mask[1][present ^ top]
+            if hand[2]:
+                legal += by_mask[2][present ^ top ^ 1 << line[2]]
             if hand[TOPPLE]:
-                base = TOPPLE * NUM_TIKIS
-                toppled = line if self._topple_bottom else line[:-1]
-                ids.extend(base + tiki for tiki in toppled)
-            ids.sort()
-            legal = [actions[i] for i in ids]
-            if hand[TOAST] and self._left[self._player] != sum(self._full_hand()):
-                legal.append(actions[TOAST * NUM_TIKIS])
+                legal += by_mask[TOPPLE][
+                    present if self._topple_bottom else present ^ 1 << line[-1]
+                ]
+            if hand[TOAST] and self._left[player] != self._full:
+                legal.append(self._actions[_TOAST_ID])
             return legal
         if phase == _LINE:
-            return list(self._actions[LINE_BASE:SECRET_BASE])
+            # Shared by every setup: the base class copies the legal list it hands out.
+            return self._table.line_actions
         if phase == _OVER:
             return []
-        return [action for action, _ in self.chance_outcomes()]
+        return self._table.deals(self._deck)
 
     def chance_outcomes(self) -> list[tuple[TikiToppleAction, float]]:
         phase = self._phase
-        actions = self._actions
         if phase == _LINE:
             # The same 1296 outcomes at every line setup: built once with the table, copied here.
-            return self._game.action_table.line_outcomes.copy()
+            return self._table.line_outcomes.copy()
         if phase == _SECRET:
-            deck = self._deck
-            cards = [card for card in range(NUM_SECRETS) if deck >> card & 1]
-            p = 1.0 / len(cards)
-            return [(actions[SECRET_BASE + card], p) for card in cards]
+            deals = self._table.deals(self._deck)
+            p = 1.0 / len(deals)
+            return [(action, p) for action in deals]
         return []
 
     def sample_chance(self, rng: Random) -> TikiToppleAction:
-        # Both chance events are uniform: draw an index instead of scanning the outcomes.
+        # Both chance events are uniform: draw an index instead of scanning the outcomes (the
+        # secret card: the index-th card left in the deck, found without listing the deck).
         if self._phase == _LINE:
             return self._actions[LINE_BASE + rng.randrange(NUM_LINES)]
         deck = self._deck
-        cards = [card for card in range(NUM_SECRETS) if deck >> card & 1]
-        return self._actions[SECRET_BASE + cards[rng.randrange(len(cards))]]
+        return self._table.deal(deck, rng.randrange(deck.bit_count()))
+
+    def random_action(self, rng: Random) -> TikiToppleAction:
+        """One legal action drawn uniformly (at a chance node: :meth:`sample_chance`).
+
+        The draw is the base class's — one ``rng.random()``, scaled to an index into the legal
+        list — but the list is not built: the index is found among the counts of each card's
+        targets, then looked up in that card's targets alone. The same ``rng`` gives the same
+        action as the base class, so seeded rollouts are unchanged.
+
+        >>> import random, tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> rng = random.Random(5)
+        >>> for _ in range(3):
+        ...     state.apply_unchecked(state.random_action(rng))
+        >>> state.random_action(rng) in state.legal_actions()
+        True
+
+        Raises:
+            IllegalActionError: the game is over.
+        """
+        if self._phase != _PLAY:
+            if self._phase == _OVER:
+                raise IllegalActionError("the game is over: there is no action to draw")
+            return self.sample_chance(rng)
+        player = self._player
+        hand = self._hands[player]
+        line = self._line
+        size = len(line)
+        # The legal list is: Up 1 on the size − 1 tikis below the top, Up 2 on size − 2, Up 3
+        # on size − 3, Topple on size (or size − 1), then Toast (see _generate_legal).
+        up1 = size - 1 if hand[0] else 0
+        up2 = size - 2 if hand[1] else 0
+        up3 = size - 3 if hand[2] else 0
+        topple = (size if self._topple_bottom else size - 1) if hand[TOPPLE] else 0
+        toast = 1 if hand[TOAST] and self._left[player] != self._full else 0
+        count = up1 + up2 + up3 + topple + toast
+        index = int(rng.random() * count)
+        if index == count:  # rounded up from just below 1.0
+            index -= 1
+        by_mask = self._table.card_actions
+        present = self._present
+        top = 1 << line[0]
+        if index < up1:
+            return by_mask[0][present ^ top][index]
+        index -= up1
+        top |= 1 << line[1]
+        if index < up2:
+            return by_mask[1][present ^ top][index]
+        index -= up2
+        if index < up3:
+            return by_mask[2][present ^ top ^ 1 << line[2]][index]
+        index -= up3
+        if index < topple:
+            return by_mask[TOPPLE][present if self._topple_bottom else present ^ 1 << line[-1]][
+                index
+            ]
+        return self._actions[_TOAST_ID]
 
     def _viewer(self, action: TikiToppleAction) -> int | None:
         # Only secret cards have a hidden part: the seat being dealt sees it.
         return self._seats[self._deal] if self._phase == _SECRET else None
-
-    def _full_hand(self) -> tuple[int, int, int, int, int]:
-        return full_hand(len(self._seats))
 
     # ----------------------------------------------------------------- reading the position
 
@@ -210,7 +304,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
     def hand(self, seat: int) -> list[str]:
         """``seat``'s remaining action cards, in card order (``up1`` … ``toast``)."""
         counts = self._hands[seat]
-        return [CARD_NAMES[kind] for kind in range(5) for _ in range(counts[kind])]
+        return list(_HAND_TEXTS[counts[0], counts[1], counts[2], counts[3], counts[4]])
 
     def secret(self, seat: int) -> int | None:
         """``seat``'s secret card this round (an id 0–26), or ``None`` before it is dealt or
@@ -220,7 +314,10 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
 
     def round_cards(self) -> list[tuple[int | None, ...]]:
         """Per finished round, each seat's secret card (``None`` for a seat that sat out)."""
-        return [tuple(c if c >= 0 else None for c in cards) for cards in self._round_cards]
+        return [
+            cards if -1 not in cards else tuple(c if c >= 0 else None for c in cards)
+            for cards in self._round_cards
+        ]
 
     def winners(self) -> tuple[int, ...]:
         """The winning seats once the game is over, else ``()``."""
@@ -235,6 +332,12 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         deck = self._deck
         return [card for card in range(NUM_SECRETS) if deck >> card & 1]
 
+    def deck_mask(self) -> int:
+        """The secret cards left in the deck as a bit mask (bit ``c`` for card ``c``): the
+        resampler's draw reads it, and the action table's ``deal(mask, index)`` turns an index
+        into one of its cards without listing them."""
+        return self._deck
+
     def returns(self) -> list[float]:
         if self._phase != _OVER:
             return [0.0] * self._players
@@ -247,7 +350,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
 
     def _do(self, action: TikiToppleAction) -> None:
         kind = action.kind
-        if kind <= TOPPLE:
+        if kind < TOAST:
             line = self._line
             tiki = action.tiki
             position = line.index(tiki)
@@ -256,91 +359,140 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
                 line.append(tiki)
             else:
                 line.insert(position - kind - 1, tiki)
-            self._play_card(kind, position)
+            player = self._player
+            self._hands[player][kind] -= 1
+            left = self._left
+            left[player] -= 1
+            self._undo.append(position)
+            following = self._next[player]
+            # The seats play in turn from hands of the same size, so the next one holds the
+            # most cards: every hand is empty exactly when the next one is.
+            if left[following]:
+                self._player = following
+            else:
+                self._end_round()
         elif kind == TOAST:
-            self._removed.append(self._line.pop())
-            self._play_card(kind, -1)
+            line = self._line
+            tiki = line.pop()
+            self._removed.append(tiki)
+            self._present ^= 1 << tiki
+            player = self._player
+            self._hands[player][TOAST] -= 1
+            left = self._left
+            left[player] -= 1
+            following = self._next[player]
+            if left[following] and len(line) != _FINAL_LINE:
+                self._player = following
+            else:
+                self._end_round()
         elif kind == SECRET:
-            seat = self._seats[self._deal]
+            deal = self._deal
+            seats = self._seats
+            card = action.card
             self._undo.append(self._deck)
-            self._deck &= ~(1 << action.card)
-            self._secrets[seat] = action.card
-            self._deal += 1
-            if self._deal == len(self._seats):
+            self._deck &= ~(1 << card)
+            self._secrets[seats[deal]] = card
+            deal += 1
+            self._deal = deal
+            if deal == len(seats):
                 self._phase = _PLAY
                 self._player = self._starter
         else:
-            self._undo.append(self._snapshot())
             self._start_round(action.line)
 
-    def _play_card(self, kind: int, position: int) -> None:
-        player = self._player
-        self._hands[player][kind] -= 1
-        self._left[player] -= 1
-        if (kind == TOAST and len(self._line) == _FINAL_LINE) or not any(self._left):
-            self._undo.append((kind, position, self._snapshot()))
-            self._end_round()
-        else:
-            self._undo.append((kind, position, None))
-            seats = self._seats
-            self._player = seats[(seats.index(player) + 1) % len(seats)]
-
     def _undo_last(self, action: TikiToppleAction) -> None:
-        record = self._undo.pop()
         kind = action.kind
-        if kind == LINE:
-            self._restore(record)
-        elif kind == SECRET:
-            self._deal -= 1
-            self._deck = record
-            self._secrets[self._seats[self._deal]] = -1
-            self._phase = _SECRET
-            self._player = -1
-        else:
-            _, position, snapshot = record
-            if snapshot is not None:
-                self._restore(snapshot)
+        undo = self._undo
+        if kind <= TOAST:
+            if self._phase == _PLAY:
+                self._player = self._prev[self._player]
             else:
-                seats = self._seats
-                self._player = seats[(seats.index(self._player) - 1) % len(seats)]
+                self._reopen_round(undo.pop())
             player = self._player
             self._hands[player][kind] += 1
             self._left[player] += 1
             line = self._line
             if kind == TOAST:
-                line.append(self._removed.pop())
-            elif kind == TOPPLE:
+                tiki = self._removed.pop()
+                line.append(tiki)
+                self._present |= 1 << tiki
+                return
+            position: int = undo.pop()
+            if kind == TOPPLE:
                 line.insert(position, line.pop())
             else:
                 tiki = action.tiki
                 line.remove(tiki)
                 line.insert(position, tiki)
+        elif kind == SECRET:
+            self._deal -= 1
+            self._deck = undo.pop()
+            self._secrets[self._seats[self._deal]] = -1
+            self._phase = _SECRET
+            self._player = -1
+        else:
+            self._unstart_round(undo.pop())
+
+    # Round transitions. Each replaces the lists it changes by new ones and pushes the old ones
+    # as its undo record; the undo takes copies of them, never the lists themselves, because
+    # clones share the undo records (one clone's later moves must not change another's past).
 
     def _start_round(self, line: tuple[int, ...]) -> None:
         """A setup outcome: the new line, fresh hands, and the deck ready for the deal."""
+        self._undo.append(
+            (self._line, self._removed, self._hands, self._left, self._full, self._secrets,
+             self._deal, self._deck)
+        )  # fmt: skip
         self._line = list(line)
+        self._present = _ALL_TIKIS
         self._removed = []
-        hand = self._full_hand()
-        for seat in range(self._players):
-            playing = seat in self._seats
-            self._hands[seat] = list(hand) if playing else [0] * 5
-            self._left[seat] = sum(hand) if playing else 0
-        self._secrets = [-1] * self._players
+        n = self._players
+        seats = self._seats
+        hand = full_hand(len(seats))
+        self._full = size = sum(hand)
+        if len(seats) == n:
+            self._hands = [list(hand) for _ in range(n)]
+            self._left = [size] * n
+        else:
+            self._hands = [list(hand) if seat in seats else [0] * 5 for seat in range(n)]
+            self._left = [size if seat in seats else 0 for seat in range(n)]
+        self._secrets = [-1] * n
         self._deal = 0
-        if bin(self._deck).count("1") < len(self._seats):
+        if self._deck.bit_count() < len(seats):
             self._deck = ALL_SECRETS & ~self._prev_cards
         self._phase = _SECRET
 
+    def _unstart_round(self, record: tuple[Any, ...]) -> None:
+        line, removed, hands, left, self._full, secrets, self._deal, self._deck = record
+        self._line = line.copy()
+        self._present = sum(1 << tiki for tiki in line)
+        self._removed = removed.copy()
+        self._hands = [hand.copy() for hand in hands]
+        self._left = left.copy()
+        self._secrets = secrets.copy()
+        self._phase = _LINE
+
     def _end_round(self) -> None:
         """Score the round, then start the next one, a tiebreak, or end the game."""
+        self._undo.append(
+            (self._scores, self._prev_cards, self._round, self._player, self._seats,
+             self._starter, self._tiebreaks)
+        )  # fmt: skip
         n = self._players
+        line = self._line
+        secrets = self._secrets
         points = [0] * n
+        scores = self._scores.copy()
+        dealt = 0
         for seat in self._seats:
-            points[seat] = score_card(self._secrets[seat], self._line)
-            self._scores[seat] += points[seat]
-        self._round_cards.append(tuple(self._secrets))
+            card = secrets[seat]
+            points[seat] = won = score_card(card, line)
+            scores[seat] += won
+            dealt |= 1 << card
+        self._scores = scores
+        self._round_cards.append(tuple(secrets))
         self._round_points.append(tuple(points))
-        self._prev_cards = sum(1 << card for card in self._secrets if card >= 0)
+        self._prev_cards = dealt
         rules = self._game.rules
         target = rules.target_score
         if self._tiebreaks or len(self._seats) < n:
@@ -348,51 +500,43 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         elif target is None:
             deciding = self._round >= rules.rounds
         else:
-            deciding = max(self._scores) >= target
+            deciding = max(scores) >= target
         self._round += 1
         self._player = -1
         if not deciding:
-            self._seats = tuple(range(n))
+            if len(self._seats) != n:
+                self._set_seats(tuple(range(n)))
             self._starter = (self._starter + 1) % n
             self._phase = _LINE
             return
-        best = max(self._scores)
-        tied = tuple(seat for seat in range(n) if self._scores[seat] == best)
+        best = max(scores)
+        tied = tuple(seat for seat in range(n) if scores[seat] == best)
         if len(tied) == 1 or self._tiebreaks >= rules.tiebreak_rounds:
             self._winners = tied
             self._phase = _OVER
             self._round -= 1
             return
         self._tiebreaks += 1
-        self._seats = tied
+        self._set_seats(tied)
         self._starter = min(tied, key=lambda seat: (seat - self._starter - 1) % n)
         self._phase = _LINE
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            self._phase, self._line.copy(), self._removed.copy(),
-            [hand.copy() for hand in self._hands], self._left.copy(), self._player,
-            self._round, self._tiebreaks, self._starter, self._seats, self._secrets.copy(),
-            self._deal, self._deck, self._prev_cards, self._scores.copy(),
-            len(self._round_cards), self._winners,
-        )  # fmt: skip
+    def _reopen_round(self, record: tuple[Any, ...]) -> None:
+        scores, self._prev_cards, self._round, self._player, seats, self._starter, tiebreaks = (
+            record
+        )
+        self._scores = scores.copy()
+        self._tiebreaks = tiebreaks
+        self._set_seats(seats)
+        del self._round_cards[-1]
+        del self._round_points[-1]
+        self._winners = ()
+        self._phase = _PLAY
 
-    def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        (
-            self._phase, self._line, self._removed, self._hands, self._left, self._player,
-            self._round, self._tiebreaks, self._starter, self._seats, self._secrets,
-            self._deal, self._deck, self._prev_cards, self._scores, finished, self._winners,
-        ) = snapshot  # fmt: skip
-        # The snapshot stays in the undo records that clones share: take copies of its lists,
-        # never the lists themselves, or one clone's later moves would change another's past.
-        self._line = self._line.copy()
-        self._removed = self._removed.copy()
-        self._hands = [hand.copy() for hand in self._hands]
-        self._left = self._left.copy()
-        self._secrets = self._secrets.copy()
-        self._scores = self._scores.copy()
-        del self._round_cards[finished:]
-        del self._round_points[finished:]
+    def _set_seats(self, seats: tuple[int, ...]) -> None:
+        """The seats of the round, and who follows and precedes whom among them."""
+        self._seats = seats
+        self._next, self._prev = _turn_order(seats, self._players)
 
     # ----------------------------------------------------------------- copies and identity
 
@@ -400,15 +544,20 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         new._players = self._players
         new._topple_bottom = self._topple_bottom
         new._phase = self._phase
+        new._table = self._table
         new._line = self._line.copy()
+        new._present = self._present
         new._removed = self._removed.copy()
         new._hands = [hand.copy() for hand in self._hands]
         new._left = self._left.copy()
+        new._full = self._full
         new._player = self._player
         new._round = self._round
         new._tiebreaks = self._tiebreaks
         new._starter = self._starter
         new._seats = self._seats
+        new._next = self._next
+        new._prev = self._prev
         new._secrets = self._secrets.copy()
         new._deal = self._deal
         new._deck = self._deck
@@ -425,3 +574,22 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             self._starter, self._seats, tuple(self._secrets), self._deal, self._deck,
             self._prev_cards, tuple(self._scores), tuple(self._round_cards), self._winners,
         )  # fmt: skip
+
+
+#: ``_turn_order`` by (seats, players): the few seat sets of a game, worked out once.
+_TURN_ORDERS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _turn_order(seats: tuple[int, ...], players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per seat: the seat of ``seats`` that plays after it and the one before it (−1 for a seat
+    sitting the round out)."""
+    key = (seats, players)
+    order = _TURN_ORDERS.get(key)
+    if order is None:
+        following = [-1] * players
+        preceding = [-1] * players
+        for index, seat in enumerate(seats):
+            following[seat] = seats[(index + 1) % len(seats)]
+            preceding[seat] = seats[index - 1]
+        order = _TURN_ORDERS[key] = (tuple(following), tuple(preceding))
+    return order
