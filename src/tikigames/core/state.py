@@ -81,7 +81,7 @@ class State(ABC, Generic[A, G, Obs]):
         "_legal",
         "_legal_stack",
         "_undo",
-        "_views",
+        "_hidden",
     )
 
     def __init__(self, game: G, source: Self | None = None) -> None:
@@ -93,7 +93,7 @@ class State(ABC, Generic[A, G, Obs]):
             self._actions: tuple[A, ...] = source._actions
             self._action_type: type[A] = source._action_type
             self._history: list[A] = source._history.copy()
-            self._views: list[list[str]] = [view.copy() for view in source._views]
+            self._hidden: list[tuple[int, int]] = source._hidden.copy()
             self._undo: list[Any] = source._undo.copy()
             self._legal: list[A] | None = source._legal
             self._legal_stack: list[list[A] | None] = source._legal_stack.copy()
@@ -103,8 +103,10 @@ class State(ABC, Generic[A, G, Obs]):
         self._actions = game.action_table.actions
         self._action_type = type(self._actions[0])
         self._history = []
-        #: One list per seat, then one for the spectator: each action's text as that one saw it.
-        self._views = [[] for _ in range(game.num_players + 1)]
+        #: ``(index in the history, the one seat that saw it all, or -1)`` of every applied
+        #: action with a hidden part: what each player saw is derived from it on demand
+        #: (:meth:`seen_history`), so applying a public action records nothing at all.
+        self._hidden = []
         #: Undo records pushed by ``_do``; their shape is the game's business.
         self._undo = []
         self._legal = None
@@ -240,7 +242,12 @@ class State(ABC, Generic[A, G, Obs]):
             ValueError: ``player`` is not a seat of the game or ``None``.
         """
         seat = self._check_player(player)
-        return tuple(self._views[-1 if seat is None else seat])
+        history = self._history
+        texts = [action.text for action in history]
+        for index, viewer in self._hidden:
+            if viewer != seat or seat is None:
+                texts[index] = cast(str, history[index].hidden)
+        return tuple(texts)
 
     @overload
     def observation(self, player: int) -> Obs: ...
@@ -399,15 +406,9 @@ class State(ABC, Generic[A, G, Obs]):
         >>> state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
         True
         """
-        hidden = action.hidden
-        if hidden is None:
-            text = action.text
-            for view in self._views:
-                view.append(text)
-        else:
+        if action.hidden is not None:
             viewer = self._viewer(action)
-            for seat, view in enumerate(self._views):
-                view.append(action.text if seat == viewer else hidden)
+            self._hidden.append((len(self._history), -1 if viewer is None else viewer))
         self._do(action)
         self._history.append(action)
         self._legal_stack.append(self._legal)
@@ -430,8 +431,9 @@ class State(ABC, Generic[A, G, Obs]):
         if not self._history:
             raise UndoError("there is no action to undo")
         action = self._history.pop()
-        for view in self._views:
-            view.pop()
+        hidden = self._hidden
+        if hidden and hidden[-1][0] == len(self._history):
+            hidden.pop()
         self._undo_last(action)
         self._legal = self._legal_stack.pop()
         self._hash = None
@@ -540,7 +542,7 @@ class State(ABC, Generic[A, G, Obs]):
 
         >>> import tikigames
         >>> picture = tikigames.load("tiki_topple").new_initial_state().svg(size=300)
-        >>> picture.startswith("<svg") and 'width="300"' in picture
+        >>> picture.startswith("<svg") and 'viewBox="0 0 ' in picture
         True
 
         Raises:
