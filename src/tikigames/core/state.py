@@ -22,8 +22,9 @@ What is the same in every game is done here from the game's declarations
 (:class:`~tikigames.core.game.Game`): ``observation(player)`` builds the game's
 ``observation_class``, ``str(state)`` is the game's ``render_state`` and ``state.svg()`` its
 ``svg_state``. The base class keeps the
-history, an undo stack, each player's view of the history (appended on apply, popped on undo, so
-an observation never rebuilds it), and caches the legal actions and the hash per state version.
+history, an undo stack, the seat that saw each hidden action (from which each player's view of
+the history is derived when an observation asks for it, so that applying a public action records
+nothing more than the action), and caches the legal actions and the hash per state version.
 
 This module is in the core layer: it imports only from :mod:`tikigames.core`.
 """
