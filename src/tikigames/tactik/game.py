@@ -15,6 +15,7 @@ from tikigames.tactik.observation import TacTikObservation
 from tikigames.tactik.render import render_observation, render_state
 from tikigames.tactik.resample import TacTikResampler
 from tikigames.tactik.state import TacTikState
+from tikigames.tactik.svg import svg_observation, svg_state
 
 __all__ = ["TacTik"]
 
@@ -47,6 +48,8 @@ class TacTik(Game[TacTikState, TacTikObservation, TacTikRules]):
     resampler_class = TacTikResampler
     render_state = staticmethod(render_state)
     render_observation = staticmethod(render_observation)
+    svg_state = staticmethod(svg_state)
+    svg_observation = staticmethod(svg_observation)
     #: Random Tac-Tik playouts run to a thousand actions and more: a short rollout, then the
     #: race's guess (:meth:`TacTikState.evaluate`), searches far better per second.
     rollout_cap = 20
