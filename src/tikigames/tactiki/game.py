@@ -12,6 +12,7 @@ from tikigames.tactiki.observation import TacTikiObservation
 from tikigames.tactiki.render import render_observation, render_state
 from tikigames.tactiki.resample import TacTikiResampler
 from tikigames.tactiki.state import TacTikiState
+from tikigames.tactiki.svg import svg_observation, svg_state
 
 __all__ = ["TacTiki"]
 
@@ -37,6 +38,8 @@ class TacTiki(Game[TacTikiState, TacTikiObservation, TacTikiRules]):
     resampler_class = TacTikiResampler
     render_state = staticmethod(render_state)
     render_observation = staticmethod(render_observation)
+    svg_state = staticmethod(svg_state)
+    svg_observation = staticmethod(svg_observation)
     option_specs = (
         Option(
             "strict_statue",
