@@ -30,7 +30,7 @@ cloned and undone; an observation replays its history (the library's observation
 
 >>> import tikigames
 >>> state = tikigames.load("paiko").new_initial_state()
->>> for text in ["draft sword"] * 3 + ["draft fire"] * 4:
+>>> for text in ["draft sword"] * 3 + ["draft fire"] * 3 + ["draft sai"]:
 ...     state.apply_action(state.parse_action(text))
 >>> picture = state.svg(size=300, overlay=0)
 >>> picture.startswith("<svg") and "Draft, tile 8 of 17: Black drafts" in picture
@@ -509,7 +509,9 @@ def _draw_quarter_names(picture: Svg, geometry: _Geometry) -> None:
             )  # fmt: skip
 
 
-def _draw_overlay(picture: Svg, geometry: _Geometry, board: list[Tile], player: int) -> None:
+def _overlay_maps(board: list[Tile], player: int) -> tuple[list[int], list[bool]]:
+    """How many of ``player``'s tiles threaten each square, and which squares they cover
+    (none for ``player`` −1: no overlay)."""
     threat = [0] * NUM_SQUARES
     cover = [False] * NUM_SQUARES
     for place, owner, name, facing in board:
@@ -520,12 +522,7 @@ def _draw_overlay(picture: Svg, geometry: _Geometry, board: list[Tile], player: 
             threat[target] += 1
         for target in COVER[kind][origin]:
             cover[target] = True
-    for square in range(NUM_SQUARES):
-        if cover[square]:
-            picture.raw(_cover_fragment(geometry.bottom, square, player))
-    for square in range(NUM_SQUARES):
-        if threat[square]:
-            picture.raw(_threat_fragment(geometry.bottom, square, player, threat[square]))
+    return threat, cover
 
 
 def _cover_fragment(bottom: int, square: int, player: int) -> str:
@@ -549,12 +546,11 @@ def _threat_fragment(bottom: int, square: int, player: int, count: int) -> str:
     if fragment is None:
         picture = Svg(WIDTH, HEIGHT)
         left, top = _Geometry(bottom).cell(square)
-        plural = "" if count == 1 else "s"
         who = PLAYER_NAMES[player]
         picture.circle(
             left + CELL * 0.78, top + CELL * 0.22, CELL * 0.19, fill=THREAT_COLOUR,
             stroke=PALETTE["white"], stroke_width=0.8,
-            title=f"{SQUARE_NAMES[square]}: threatened by {count} of {who}'s tile{plural}",
+            title=f"{SQUARE_NAMES[square]}: threatened by {count} of {who}'s tiles",
         )  # fmt: skip
         picture.text(
             left + CELL * 0.78, top + CELL * 0.32, str(count), size=CELL * 0.3,
@@ -576,7 +572,9 @@ def _outline(picture: Svg, geometry: _Geometry, square: int, dash: str | None = 
     )
 
 
-def _draw_move(picture: Svg, geometry: _Geometry, marks: _Marks) -> None:
+def _draw_outlines(picture: Svg, geometry: _Geometry, marks: _Marks) -> None:
+    """The highlighted squares (under the tiles, so that a tile's notch stays visible): a
+    deploy, a turn, a Sai's deploy before its follow-up, and (dashed) where a move started."""
     if marks.deployed >= 0:
         _outline(picture, geometry, marks.deployed)
     move = marks.move
@@ -586,14 +584,21 @@ def _draw_move(picture: Svg, geometry: _Geometry, marks: _Marks) -> None:
         _outline(picture, geometry, move.dst)
     elif move.kind in (SHIFT, REDEPLOY):
         _outline(picture, geometry, move.src, dash="4 3")
-        x1, y1 = geometry.centre(move.src)
-        x2, y2 = geometry.centre(move.dst)
-        length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
-        shorten = CELL * 0.3 / length
-        picture.line(
-            x1, y1, x2 - (x2 - x1) * shorten, y2 - (y2 - y1) * shorten, stroke=HIGHLIGHT,
-            stroke_width=3.0, arrow=True, dash="6 3" if move.kind == REDEPLOY else None,
-        )  # fmt: skip
+
+
+def _draw_arrow(picture: Svg, geometry: _Geometry, marks: _Marks) -> None:
+    """A shift's arrow, or a redeploy's dashed one (over the tiles)."""
+    move = marks.move
+    if move is None or move.kind not in (SHIFT, REDEPLOY):
+        return
+    x1, y1 = geometry.centre(move.src)
+    x2, y2 = geometry.centre(move.dst)
+    length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+    shorten = CELL * 0.3 / length
+    picture.line(
+        x1, y1, x2 - (x2 - x1) * shorten, y2 - (y2 - y1) * shorten, stroke=HIGHLIGHT,
+        stroke_width=3.0, arrow=True, dash="6 3" if move.kind == REDEPLOY else None,
+    )  # fmt: skip
 
 
 def _draw_captures(picture: Svg, geometry: _Geometry, captured: list[Tile]) -> None:
@@ -764,12 +769,18 @@ def _draw(view: _View, options: PictureOptions, marks: _Marks) -> str:
     if under:
         picture.text(8, 35, under, size=11, anchor="start", fill="#444444")
     picture.raw(_board_fragment(bottom, options.coordinates))
-    if overlay >= 0:
-        _draw_overlay(picture, geometry, view.board, overlay)
+    threat, cover = _overlay_maps(view.board, overlay)
+    for square in range(NUM_SQUARES):
+        if cover[square]:
+            picture.raw(_cover_fragment(bottom, square, overlay))
+    _draw_outlines(picture, geometry, marks)
     for tile in view.board:
         picture.raw(_tile_fragment(bottom, tile))
+    for square in range(NUM_SQUARES):
+        if threat[square]:
+            picture.raw(_threat_fragment(bottom, square, overlay, threat[square]))
     _draw_captures(picture, geometry, marks.captured)
-    _draw_move(picture, geometry, marks)
+    _draw_arrow(picture, geometry, marks)
     if destinations >= 0:
         _draw_destinations(picture, geometry, destinations, view.legal)
     _draw_panel(picture, view, bottom, marks)
