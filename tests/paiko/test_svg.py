@@ -306,3 +306,14 @@ def test_unknown_picture_options_raise() -> None:
         state.svg(glow=True)
     with pytest.raises(ValueError, match="unknown picture option"):
         state.observation(0).svg(overlays=0)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_an_observation_marks_what_the_state_marks(seed: int) -> None:
+    # An observation replays its history only when the highlighted action may have captured;
+    # along a whole game it draws the same captures and outlines as the state.
+    for state in random_states(seed, every=1):
+        texts_ = [action.text for action in state.history()]
+        for highlight in sorted(set(texts_[-3:])):
+            spectator = state.observation(None).svg(highlight=highlight)
+            assert spectator.replace("seen by a spectator; ", "") == state.svg(highlight=highlight)

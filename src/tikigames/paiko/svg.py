@@ -39,6 +39,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tikigames.core.constants import TERMINAL
 from tikigames.core.errors import TikiGamesError
 from tikigames.core.svg import PALETTE, SEAT_COLOURS, PictureOptions, Svg
@@ -63,6 +65,7 @@ from tikigames.paiko.data import (
     NUM_SQUARES,
     NUM_TILES,
     PLAYER_NAMES,
+    SAI,
     SIZE,
     SQUARE_INDEX,
     SQUARE_NAMES,
@@ -238,38 +241,74 @@ def _bottom(options: PictureOptions) -> int:
 # ---------------------------------------------------------------- the highlighted action
 
 
-def _marks(text: str | None, table: PaikoTable, state: PaikoState | None) -> _Marks:
-    """The highlighted action ``text`` (a ``ValueError`` when it names no action), with the
-    captures it made when it is one of the last turn's actions of ``state``."""
+#: The actions that change the board (a ``give`` only pays for a capture).
+BOARD_KINDS = (DEPLOY, SHIFT, TURN, REDEPLOY, STAY)
+
+
+def _marks(
+    text: str | None,
+    table: PaikoTable,
+    history: Sequence[str],
+    state: PaikoState | None,
+) -> _Marks:
+    """The highlighted action ``text`` (a ``ValueError`` when it names no action), found among
+    the last actions of ``history`` (texts); the tiles it captured are read from ``state`` (the
+    position after ``history``; ``None`` when nothing was captured)."""
     if text is None:
         return _Marks(None, -1, [], "")
     action = table.parse(text)
-    if state is None:
-        return _Marks(action, -1, [], action.text)
-    history = state.history()
-    found = -1
-    for back in range(1, min(len(history), LOOK_BACK) + 1):
-        if int(history[-back]) == int(action):
-            found = len(history) - back
-            break
-    if found < 0:
-        return _Marks(action, -1, [], action.text)
-    index = found
-    while index >= 0 and history[index].kind == GIVE:
+    index = _find(history, action.text)
+    while index >= 0 and table.parse(history[index]).kind == GIVE:
         index -= 1  # a pick highlights the capture it pays for
-    if index < 0 or history[index].kind not in (DEPLOY, SHIFT, TURN, REDEPLOY, STAY):
+    if index < 0:
         return _Marks(action, -1, [], action.text)
-    move = history[index]
-    work = state.clone()
-    for _ in range(len(history) - 1 - index):
+    move = table.parse(history[index])
+    if move.kind not in BOARD_KINDS:
+        return _Marks(action, -1, [], action.text)
+    deployed = -1
+    if index > 0 and move.kind in (STAY, SHIFT, TURN):
+        before = table.parse(history[index - 1])
+        if before.kind == DEPLOY and before.tile == SAI:
+            deployed = before.dst  # the move is the deployed Sai's follow-up
+    captured: list[Tile] = []
+    if state is not None:
+        work = state.clone()
+        for _ in range(len(history) - 1 - index):
+            work.undo_action()
+        after = {tile[0] for tile in work.board()}
         work.undo_action()
-    after = {tile[0] for tile in work.board()}
-    work.undo_action()
-    source = SQUARE_NAMES[move.src] if move.src >= 0 else ""
-    captured = [tile for tile in work.board() if tile[0] not in after and tile[0] != source]
-    pending = work.pending_sai()
-    deployed = SQUARE_INDEX[pending] if pending is not None else -1
+        source = SQUARE_NAMES[move.src] if move.src >= 0 else ""
+        captured = [tile for tile in work.board() if tile[0] not in after and tile[0] != source]
     return _Marks(move, deployed, captured, action.text)
+
+
+def _find(history: Sequence[str], text: str) -> int:
+    """The index of the last ``text`` among the last :data:`LOOK_BACK` of ``history``, or −1."""
+    for index in range(len(history) - 1, max(-1, len(history) - 1 - LOOK_BACK), -1):
+        if history[index] == text:
+            return index
+    return -1
+
+
+def _may_have_captured(obs: PaikoObservation, table: PaikoTable, text: str) -> bool:
+    """Whether the highlighted action may have captured: a board action among the last ones,
+    unless it is the last action and no picks followed although the capturer could pay."""
+    index = _find(obs.history, table.parse(text).text)
+    if index < 0:
+        return False
+    kind = table.parse(obs.history[index]).kind
+    if kind == GIVE:
+        return True  # a pick pays for a capture
+    if kind not in BOARD_KINDS:
+        return False
+    if index < len(obs.history) - 1:
+        return True  # picks (or later actions) followed
+    if obs.phase == "follow-up":
+        return False  # a Sai's captures wait for its follow-up
+    current = obs.current_player
+    # The player who acted is the one not to act now; a capture of theirs, with a tile in their
+    # reserve to receive, would have left the victim picking.
+    return not (obs.phase == "play" and current in (0, 1) and obs.reserves[1 - current])
 
 
 def _replayed(obs: PaikoObservation) -> PaikoState | None:
@@ -461,9 +500,9 @@ def _draw_board(picture: Svg, geometry: _Geometry, coordinates: bool) -> None:
         _edge_label(picture, geometry, square, 0, 1 if below else -1, SQUARE_NAMES[square][0])
     for row in range(SIZE):
         columns = [column for column in range(SIZE) if _board_square(geometry, column, row) >= 0]
-        left = row < SIZE // 2
-        square = _board_square(geometry, columns[0] if left else columns[-1], row)
-        _edge_label(picture, geometry, square, -1 if left else 1, 0, SQUARE_NAMES[square][1:])
+        on_left = row < SIZE // 2
+        square = _board_square(geometry, columns[0] if on_left else columns[-1], row)
+        _edge_label(picture, geometry, square, -1 if on_left else 1, 0, SQUARE_NAMES[square][1:])
 
 
 def _edge_label(
@@ -815,7 +854,8 @@ def svg_state(state: PaikoState, options: PictureOptions) -> str:
         legal=_legal(list(state.legal_actions())),
         observer="",
     )
-    return _draw(view, options, _marks(options.highlight, table, state))
+    history = [action.text for action in state.history()[-LOOK_BACK - 1 :]]
+    return _draw(view, options, _marks(options.highlight, table, history, state))
 
 
 def svg_observation(obs: PaikoObservation, options: PictureOptions) -> str:
@@ -843,6 +883,6 @@ def svg_observation(obs: PaikoObservation, options: PictureOptions) -> str:
     )
     text = options.highlight
     state = None
-    if text is not None and table.parse(text).text in obs.history[-LOOK_BACK:]:
+    if text is not None and _may_have_captured(obs, table, text):
         state = _replayed(obs)
-    return _draw(view, options, _marks(text, table, state))
+    return _draw(view, options, _marks(text, table, obs.history, state))
