@@ -11,6 +11,7 @@ from tikigames.paiko.observation import PaikoObservation
 from tikigames.paiko.render import render_observation, render_state
 from tikigames.paiko.resample import PaikoResampler
 from tikigames.paiko.state import PaikoState
+from tikigames.paiko.svg import svg_observation, svg_state
 
 __all__ = ["Paiko"]
 
@@ -36,6 +37,8 @@ class Paiko(Game[PaikoState, PaikoObservation, PaikoRules]):
     resampler_class = PaikoResampler
     render_state = staticmethod(render_state)
     render_observation = staticmethod(render_observation)
+    svg_state = staticmethod(svg_state)
+    svg_observation = staticmethod(svg_observation)
     #: A random Paikō playout is a few hundred actions of slow moves (captures cascade): a short
     #: rollout, then the points' guess (:meth:`PaikoState.evaluate`), searches better per second.
     rollout_cap = 20
