@@ -71,6 +71,8 @@ FIGURES: Final[dict[str, str]] = {
     "resample_us": "µs per game.resample(obs, rng) (prepare, then draw), 50 actions into a game",
     "resampler_draw_us": "µs per draw(rng) of a prepared draw = game.resampler(obs), "
     "50 actions into a game",
+    "svg_us": "µs per state.svg() (the whole position's picture), 50 actions into a game",
+    "obs_svg_us": "µs per obs.svg() (one player's picture), 50 actions into a game",
     "search_it_per_s": f"search iterations/s of ISMCTSBot (MCTSBot for Paikō) at "
     f"iterations={_SEARCH_ITERATIONS}, at 30 positions of random games",
     "mean_game_length": "actions per random game, chance outcomes included",
@@ -347,6 +349,8 @@ def _round(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> dic
     figures["observation_us"] = _per_call_us(lambda: state.observation(observer), seconds / 3)
     figures["resample_us"] = _per_call_us(lambda: game.resample(obs, rng), seconds / 3)
     figures["resampler_draw_us"] = _per_call_us(lambda: draw(rng), seconds / 3)
+    figures["svg_us"] = _per_call_us(state.svg, seconds / 3)
+    figures["obs_svg_us"] = _per_call_us(obs.svg, seconds / 3)
     figures["search_it_per_s"] = _search_it_per_s(game, seconds, rng)
     figures["mean_game_length"] = length
     return figures
@@ -448,6 +452,8 @@ _COLUMNS: Final[tuple[tuple[str, str, Callable[[float], str]], ...]] = (
     ("observation_us", "obs µs", _us),
     ("resample_us", "resample µs", _us),
     ("resampler_draw_us", "draw µs", _us),
+    ("svg_us", "svg µs", _us),
+    ("obs_svg_us", "obs svg µs", _us),
     ("search_it_per_s", "search it/s", _rate),
     ("mean_game_length", "length", lambda value: f"{value:.1f}"),
 )
