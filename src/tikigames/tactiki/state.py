@@ -5,9 +5,13 @@ Besides the board the state keeps each player's defeated pool (exact counts), wh
 knows of each pool (the candidate ranks: every rank defeated, less the ranks of reincarnated
 pieces revealed since), the battle log (the ranks each attack revealed), and the turn counters.
 
-Every action pushes one undo record ``(meta, ...)`` whose ``meta`` holds the counters before it;
-a plain move records only the piece it moved, an attack a copy of the attacked column and of the
-two small pool tables. Records hold tuples only, so clones may share them.
+Beside them it keeps, per player, a bit mask of the squares whose top piece the player owns: it
+decides the legal moves (one table lookup per row, see ``ROW_MOVES``) and whether a second move
+exists, and is updated with every piece that moves.
+
+Every action pushes one undo record ``(meta, ...)`` whose ``meta`` holds the counters and the
+masks before it; a plain move records only the piece it moved, an attack a copy of the attacked
+column and of the two small pool tables. Records hold tuples only, so clones may share them.
 """
 
 from __future__ import annotations
@@ -17,14 +21,16 @@ from typing import TYPE_CHECKING, Any
 from tikigames.core.constants import TERMINAL
 from tikigames.core.state import State
 from tikigames.tactiki.actions import (
+    MOVABLE,
     MOVE,
-    MOVES,
     PASS,
     PASS_ACTION,
     PLACE,
     PLACEMENTS,
     REINCARNATE,
     REINCARNATIONS,
+    ROW_MOVES,
+    START_MASKS,
     TacTikiAction,
 )
 from tikigames.tactiki.data import (
@@ -87,6 +93,7 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         "_pool",
         "_step",
         "_strict",
+        "_tops",
         "_turns",
         "_winner",
     )
@@ -114,67 +121,69 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         self._turns = 0
         self._passes = 0
         self._winner = -1
+        #: Per player: bit ``square`` set where the player owns the top piece.
+        self._tops = [0, 0]
 
     # ----------------------------------------------------------------- queries
 
     def current_player(self) -> int:
         return self._player if self._phase != OVER else TERMINAL
 
+    def is_terminal(self) -> bool:
+        return self._phase == OVER
+
     def _generate_legal(self) -> list[TacTikiAction]:
         phase = self._phase
         player = self._player
         base = 6 * player
-        board = self._board
         if phase == PLAY:
             legal = self._moves(player)
             if self._step == 0:
                 pool = self._pool
                 if pool[base]:
-                    for square in START_SQUARES[player]:
-                        if not board[square]:
-                            row = REINCARNATIONS[square]
-                            legal.extend(row[r - 1] for r in RANKS if pool[base + r])
+                    tops = self._tops
+                    empty = START_MASKS[player] & ~(tops[0] | tops[1])
+                    if empty:
+                        ranks = [r - 1 for r in RANKS if pool[base + r]]
+                        for square in START_SQUARES[player]:
+                            if empty >> square & 1:
+                                row = REINCARNATIONS[square]
+                                legal.extend([row[i] for i in ranks])
                 if not legal:
                     legal.append(PASS_ACTION)
             return legal
         if phase == SETUP:
+            board = self._board
             placed = self._placed
             ranks = [r - 1 for r in RANKS if placed[base + r] < COPIES]
             legal = []
             for square in START_SQUARES[player]:
                 if len(board[square]) < COPIES:
                     row = PLACEMENTS[square]
-                    legal.extend(row[i] for i in ranks)
+                    legal.extend([row[i] for i in ranks])
             return legal
         return []
 
     def _moves(self, player: int) -> list[TacTikiAction]:
-        """``player``'s legal single moves, in id order."""
-        board = self._board
-        legal = []
-        for column, moves in zip(board, MOVES[player], strict=True):
-            if moves and column and column[-1] & 1 == player:
-                for action, target, guarded in moves:
-                    if guarded:
-                        # Rule 4: the opponent's piece on top of one's own start field is immune.
-                        covered = board[target]
-                        if covered and covered[-1] & 1 != player:
-                            continue
-                    legal.append(action)
-        return legal
-
-    def _has_move(self, player: int) -> bool:
-        """Whether ``player`` has any legal single move (the second move of a turn)."""
-        board = self._board
-        for column, moves in zip(board, MOVES[player], strict=True):
-            if moves and column and column[-1] & 1 == player:
-                for _, target, guarded in moves:
-                    if not guarded:
-                        return True
-                    covered = board[target]
-                    if not covered or covered[-1] & 1 == player:
-                        return True
-        return False
+        """``player``'s legal single moves, in id order: one lookup per row it can move from."""
+        tops = self._tops
+        if player == 0:
+            own = tops[0]
+            rows = ROW_MOVES[0]
+            return [
+                *rows[0][own & 31 | (tops[1] & 31) << 5],
+                *rows[1][own >> 5 & 31],
+                *rows[2][own >> 10 & 31],
+                *rows[3][own >> 15 & 31],
+            ]
+        own = tops[1]
+        rows = ROW_MOVES[1]
+        return [
+            *rows[1][own >> 5 & 31],
+            *rows[2][own >> 10 & 31],
+            *rows[3][own >> 15 & 31],
+            *rows[4][own >> 20 | (tops[0] >> 20) << 5],
+        ]
 
     def _viewer(self, action: TacTikiAction) -> int | None:
         # Placements and reincarnations hide their rank from all but the player making them.
@@ -256,17 +265,68 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
 
     def _do(self, action: TacTikiAction) -> None:
         kind = action.kind
-        meta = (self._phase, self._player, self._step, self._turns, self._passes, self._winner)
+        tops = self._tops
+        player = self._player
+        meta = (
+            self._phase, player, self._step, self._turns, self._passes, self._winner,
+            tops[0], tops[1],
+        )  # fmt: skip
+        board = self._board
         if kind == MOVE:
-            self._move(action, meta)
+            square = action.square
+            source = board[square]
+            piece = source.pop()
+            if not source:
+                tops[player] ^= 1 << square
+            elif source[-1] & 1 != player:
+                tops[player] ^= 1 << square
+                tops[1 - player] |= 1 << square
+            target = action.target
+            column = board[target]
+            if column and column[-1] & 1 != player:
+                snapshot = (tuple(column), tuple(self._pool), tuple(self._candidates))
+                self._undo.append((meta, piece, snapshot))
+                if self._attack(piece, column):
+                    tops[player] |= 1 << target
+                    tops[1 - player] &= ~(1 << target)
+            else:
+                self._undo.append((meta, piece, None))
+                column.append(piece)
+                tops[player] |= 1 << target
+            self._passes = 0
+            if (
+                len(column) >= STATUE
+                and ON_START[1 - player][target]
+                and self._statue(column, player)
+            ):
+                self._phase = OVER
+                self._winner = player
+            elif self._step == 0 and tops[player] & MOVABLE[player]:
+                # Every square a player may move from has a forward move, never closed.
+                self._step = 1
+            else:
+                self._end_turn()
         elif kind == PLACE:
             self._undo.append(meta)
-            self._place(action)
+            square = action.square
+            base = 6 * player
+            board[square].append(player | action.rank << 1)
+            tops[player] |= 1 << square
+            placed = self._placed
+            placed[base + action.rank] += 1
+            placed[base] += 1
+            if placed[base] == PIECES_PER_PLAYER:
+                if player == 0:
+                    self._player = 1
+                else:
+                    self._phase = PLAY
+                    self._player = 0
         elif kind == REINCARNATE:
             self._undo.append(meta)
-            player = self._player
+            square = action.square
             base = 6 * player
-            self._board[action.square].append(player | action.rank << 1 | REINCARNATED)
+            board[square].append(player | action.rank << 1 | REINCARNATED)
+            tops[player] |= 1 << square
             self._pool[base] -= 1
             self._pool[base + action.rank] -= 1
             self._passes = 0
@@ -279,46 +339,11 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
                 self._phase = OVER
                 self._winner = DRAW
 
-    def _place(self, action: TacTikiAction) -> None:
-        player = self._player
-        base = 6 * player
-        self._board[action.square].append(player | action.rank << 1)
-        placed = self._placed
-        placed[base + action.rank] += 1
-        placed[base] += 1
-        if placed[base] == PIECES_PER_PLAYER:
-            if player == 0:
-                self._player = 1
-            else:
-                self._phase = PLAY
-                self._player = 0
-
-    def _move(self, action: TacTikiAction, meta: tuple[int, ...]) -> None:
-        player = self._player
-        board = self._board
-        target = action.target
-        column = board[target]
-        piece = board[action.square].pop()
-        if column and column[-1] & 1 != player:
-            snapshot = (tuple(column), tuple(self._pool), tuple(self._candidates))
-            self._undo.append((meta, piece, snapshot))
-            self._attack(piece, column)
-        else:
-            self._undo.append((meta, piece, None))
-            column.append(piece)
-        self._passes = 0
-        if len(column) >= STATUE and ON_START[1 - player][target] and self._statue(column, player):
-            self._phase = OVER
-            self._winner = player
-        elif self._step == 0 and self._has_move(player):
-            self._step = 1
-        else:
-            self._end_turn()
-
-    def _attack(self, piece: int, column: list[int]) -> None:
+    def _attack(self, piece: int, column: list[int]) -> bool:
         """``piece`` attacks down ``column``: each defender met is revealed with the attacker and
         the weaker one defeated, until the attacker loses, ties, or meets its own or the
-        bottom. The attacker ends on top of the column unless defeated."""
+        bottom. The attacker ends on top of the column unless defeated; returns whether it
+        did (else the defender it met stays on top)."""
         player = piece & 1
         rank = (piece >> 1) & 7
         ranks = [rank]
@@ -342,9 +367,11 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
                 self._defeat(player, rank)
                 piece = -1
             break
+        self._battles.append((len(self._history), tuple(ranks)))
         if piece >= 0:
             column.append(piece)
-        self._battles.append((len(self._history), tuple(ranks)))
+            return True
+        return False
 
     def _defeat(self, owner: int, rank: int) -> None:
         base = 6 * owner
@@ -397,7 +424,11 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
                 table[base + action.rank] += step
         (
             self._phase, self._player, self._step, self._turns, self._passes, self._winner,
+            tops0, tops1,
         ) = meta  # fmt: skip
+        tops = self._tops
+        tops[0] = tops0
+        tops[1] = tops1
 
     # ----------------------------------------------------------------- copies and identity
 
@@ -415,6 +446,7 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         new._turns = self._turns
         new._passes = self._passes
         new._winner = self._winner
+        new._tops = self._tops.copy()
 
     def _position_key(self) -> tuple[Any, ...]:
         # The turn count matters only while it can end the game.
