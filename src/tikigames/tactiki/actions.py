@@ -126,6 +126,27 @@ REINCARNATIONS: Final = _by_square_and_rank(REINCARNATE)
 PASS_ACTION: Final = ACTIONS[PASS_ID]
 
 
+def _reincarnations_for(player: int) -> tuple[tuple[TacTikiAction, ...], ...]:
+    """``player``'s reincarnations in id order, by a key of bit ``file`` set where the start
+    field of ``file`` is empty and bit ``4 + rank`` where the pool holds a piece of ``rank``."""
+    table = []
+    for key in range(1 << (SIZE + len(RANKS))):
+        table.append(
+            tuple(
+                REINCARNATIONS[square][rank - 1]
+                for file, square in enumerate(START_SQUARES[player])
+                if key >> file & 1
+                for rank in RANKS
+                if key >> (SIZE - 1 + rank) & 1
+            )
+        )
+    return tuple(table)
+
+
+#: ``REINCARNATION_SETS[player][key]``: see ``_reincarnations_for``.
+REINCARNATION_SETS: Final = (_reincarnations_for(0), _reincarnations_for(1))
+
+
 def _moves_for(player: int) -> tuple[tuple[tuple[TacTikiAction, int, bool], ...], ...]:
     """Per square, the moves ``player`` may make from it by geometry (rules 2 and 3): one step
     forward, left or right, never from an opponent's start field. Each entry is ``(action, to,
@@ -154,6 +175,8 @@ MOVES: Final = (_moves_for(0), _moves_for(1))
 #: Bit ``square`` set for each of ``player``'s start fields (the state keeps, per player, a
 #: mask of the squares whose top piece it owns).
 START_MASKS: Final = tuple(sum(1 << square for square in row) for row in START_SQUARES)
+#: ``mask >> START_SHIFTS[player] & 31``: the bits of ``player``'s start fields, a1 (or a5) first.
+START_SHIFTS: Final = tuple(row[0] for row in START_SQUARES)
 #: The squares ``player`` may move from by geometry: all but the opponent's start fields. Each
 #: has a forward move, which rule 4 never closes, so owning the top piece of one of them is
 #: having a legal move.

@@ -28,9 +28,10 @@ from tikigames.tactiki.actions import (
     PLACE,
     PLACEMENTS,
     REINCARNATE,
-    REINCARNATIONS,
+    REINCARNATION_SETS,
     ROW_MOVES,
     START_MASKS,
+    START_SHIFTS,
     TacTikiAction,
 )
 from tikigames.tactiki.data import (
@@ -144,11 +145,11 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
                     tops = self._tops
                     empty = START_MASKS[player] & ~(tops[0] | tops[1])
                     if empty:
-                        ranks = [r - 1 for r in RANKS if pool[base + r]]
-                        for square in START_SQUARES[player]:
-                            if empty >> square & 1:
-                                row = REINCARNATIONS[square]
-                                legal.extend([row[i] for i in ranks])
+                        key = empty >> START_SHIFTS[player]
+                        for rank in RANKS:
+                            if pool[base + rank]:
+                                key |= 1 << (4 + rank)
+                        legal += REINCARNATION_SETS[player][key]
                 if not legal:
                     legal.append(PASS_ACTION)
             return legal
