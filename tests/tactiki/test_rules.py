@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import tikigames
-from tikigames import IllegalActionError
+from tikigames import IllegalActionError, State
 from tikigames.tactiki.data import outcome
 
 TIKI, TAC = 0, 1
@@ -463,3 +463,25 @@ def test_legal_actions_follow_the_rules_through_apply_and_undo(options: dict[str
                 for _ in range(rng.randint(1, 3)):
                     state.undo_action()
     assert checked > 5000
+
+
+def test_the_fast_path_does_what_the_base_class_does() -> None:
+    # TacTiki writes out State.apply_unchecked and State.random_action for speed: the same
+    # histories, views, caches and draws (a seeded bot plays the same game either way).
+    game = tikigames.load("tactiki")
+    for seed in range(20):
+        ours, base = game.new_initial_state(), game.new_initial_state()
+        mine, theirs = random.Random(seed), random.Random(seed)
+        while not ours.is_terminal():
+            action = ours.random_action(mine)
+            assert State.random_action(base, theirs) is action
+            ours.apply_unchecked(action)
+            State.apply_unchecked(base, action)
+            assert ours.history() == base.history() and hash(ours) == hash(base)
+            assert all(ours.seen_history(p) == base.seen_history(p) for p in (0, 1, None))
+        assert ours == base and ours.to_json() == base.to_json()
+        with pytest.raises(IllegalActionError):
+            ours.random_action(mine)
+        while base.history():
+            assert ours.undo_action() is base.undo_action()
+            assert ours.legal_actions() == base.legal_actions() and ours == base

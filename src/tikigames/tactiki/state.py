@@ -16,9 +16,11 @@ column and of the two small pool tables. Records hold tuples only, so clones may
 
 from __future__ import annotations
 
+from random import Random
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.constants import TERMINAL
+from tikigames.core.errors import IllegalActionError
 from tikigames.core.state import State
 from tikigames.tactiki.actions import (
     MOVABLE,
@@ -261,6 +263,44 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
     def passes(self) -> int:
         """The consecutive passes just made (two end the game in a draw)."""
         return self._passes
+
+    # ----------------------------------------------------------------- the fast path
+
+    def random_action(self, rng: Random) -> TacTikiAction:
+        # The base class's draw (the same index for the same rng: seeded bots play the same
+        # games), less its test for a chance node, which TacTiki never has.
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate_legal()
+        count = len(legal)
+        if not count:
+            raise IllegalActionError("the game is over: there is no action to draw")
+        return legal[min(int(rng.random() * count), count - 1)]
+
+    def apply_unchecked(self, action: TacTikiAction) -> None:
+        # The base class's bookkeeping, written out for TacTiki's three views (the two seats,
+        # then the spectator): a placement or reincarnation shows its rank to its maker only,
+        # the player to move.
+        views = self._views
+        hidden = action.hidden
+        text = action.text
+        if hidden is None:
+            views[0].append(text)
+            views[1].append(text)
+        elif self._player == 0:
+            views[0].append(text)
+            views[1].append(hidden)
+            text = hidden
+        else:
+            views[0].append(hidden)
+            views[1].append(text)
+            text = hidden
+        views[2].append(text)
+        self._do(action)
+        self._history.append(action)
+        self._legal_stack.append(self._legal)
+        self._legal = None
+        self._hash = None
 
     # ----------------------------------------------------------------- apply / undo
 
