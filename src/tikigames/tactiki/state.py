@@ -16,6 +16,9 @@ column and of the two small pool tables. Records hold tuples only, so clones may
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Sequence
+from operator import add
 from random import Random
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +34,7 @@ from tikigames.tactiki.actions import (
     PLACEMENTS,
     REINCARNATE,
     REINCARNATION_SETS,
+    REINCARNATIONS,
     ROW_MOVES,
     START_MASKS,
     START_SHIFTS,
@@ -52,15 +56,17 @@ from tikigames.tactiki.data import (
 )
 
 if TYPE_CHECKING:
-    from tikigames.tactiki.game import TacTiki  # noqa: F401 (base class)
+    from tikigames.tactiki.game import TacTiki
     from tikigames.tactiki.observation import TacTikiObservation  # noqa: F401 (base class)
 
-__all__ = ["TacTikiState"]
+__all__ = ["TacTikiState", "WorldTemplate"]
 
 # Phases.
 SETUP, PLAY, OVER = range(3)
 #: ``_winner`` once the game ended in a draw (−1 while it goes on).
 DRAW = 2
+#: A tagged piece code (see ``WorldTemplate``) holds its tag above this many bits.
+TAG_SHIFT = 6
 #: ``code & _ORIGIN == REINCARNATED``: a reincarnated piece no battle has revealed yet, whose
 #: first reveal takes its rank off the public candidates of its owner's pool.
 _ORIGIN = REINCARNATED | REVEALED
@@ -96,6 +102,7 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         "_pool",
         "_step",
         "_strict",
+        "_tagging",
         "_tops",
         "_turns",
         "_winner",
@@ -126,6 +133,9 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         self._winner = -1
         #: Per player: bit ``square`` set where the player owns the top piece.
         self._tops = [0, 0]
+        #: Only in a ``WorldTemplate``'s replay: each piece put down carries, above its code's
+        #: six bits, the history index of the action that put it down.
+        self._tagging = False
 
     # ----------------------------------------------------------------- queries
 
@@ -351,7 +361,10 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
             self._undo.append(meta)
             square = action.square
             base = 6 * player
-            board[square].append(player | action.rank << 1)
+            code = player | action.rank << 1
+            if self._tagging:
+                code |= len(self._history) << TAG_SHIFT
+            board[square].append(code)
             tops[player] |= 1 << square
             placed = self._placed
             placed[base + action.rank] += 1
@@ -366,7 +379,10 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
             self._undo.append(meta)
             square = action.square
             base = 6 * player
-            board[square].append(player | action.rank << 1 | REINCARNATED)
+            code = player | action.rank << 1 | REINCARNATED
+            if self._tagging:
+                code |= len(self._history) << TAG_SHIFT
+            board[square].append(code)
             tops[player] |= 1 << square
             self._pool[base] -= 1
             self._pool[base + action.rank] -= 1
@@ -488,6 +504,11 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         new._passes = self._passes
         new._winner = self._winner
         new._tops = self._tops.copy()
+        new._tagging = False
+
+    def _core_lists(self) -> tuple[list[TacTikiAction], list[list[str]], list[Any]]:
+        """The base class's history, views and undo records, for ``WorldTemplate`` to patch."""
+        return self._history, self._views, self._undo
 
     def _position_key(self) -> tuple[Any, ...]:
         # The turn count matters only while it can end the game.
@@ -496,3 +517,153 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
             self._phase, self._player, self._step, self._passes, self._winner, turns,
             tuple(map(tuple, self._board)), tuple(self._pool), tuple(self._candidates),
         )  # fmt: skip
+
+
+class WorldTemplate:
+    """One history replayed with its pieces told apart, to copy with other hidden ranks: how the
+    resampler builds its worlds without replaying the history for each.
+
+    The worlds of one observation differ only in the ranks of the pieces put down unseen (by
+    a placement or a reincarnation) that no battle revealed. Such a piece never fought, and a
+    rank matters to the course of a game only in a battle; so every world goes through the
+    same moves, turns, battles and masks, and differs only in those pieces' codes, the pools
+    and setup counts they pass through, and the texts of the actions that put them down. The
+    template replays one world once, each piece tagged with the history index of the action
+    that put it down, and notes where the varying pieces appear — the board, the undo records
+    (a moved piece, an attacked column, a pool copied after a varying reincarnation), the
+    history and its maker's view. :meth:`copy` is then a clone and a few patches, and gives
+    exactly the state a replay of the same history with the new ranks gives, undo records
+    included (a copy undoes to the start).
+
+    >>> import random, tikigames
+    >>> game = tikigames.load("tactiki")
+    >>> state = game.new_initial_state()
+    >>> for text in ["3@a1", "5@a1"]:
+    ...     state.apply_action(state.parse_action(text))
+    >>> template = WorldTemplate(game, state.history(), [0])  # the first piece's rank varies
+    >>> world = template.copy([4])
+    >>> [str(action) for action in world.history()], world.column("a1")
+    (['4@a1', '5@a1'], [(0, 4), (0, 5)])
+
+    Args:
+        game: the game.
+        actions: a history (trusted: each action legal in turn).
+        varying: the history indices of the placements and reincarnations whose ranks vary,
+            in increasing order.
+
+    Raises:
+        ValueError: a piece of ``varying`` fights in ``actions`` (its rank could change the
+            course of the game), or an index of ``varying`` puts no piece down.
+    """
+
+    __slots__ = ("_attacks", "_base", "_columns", "_moves", "_placements", "_pool", "_reinc",
+                 "_slots", "_template_ranks")  # fmt: skip
+
+    def __init__(
+        self, game: TacTiki, actions: Sequence[TacTikiAction], varying: Sequence[int]
+    ) -> None:
+        state = game.new_initial_state()
+        state._tagging = True
+        for action in actions:
+            state.apply_unchecked(action)
+        #: A varying piece's number in ``varying``, plus one: its tag in the recipes below.
+        number = {index: j + 1 for j, index in enumerate(varying)}
+        history, _, records = state._core_lists()
+        #: Per varying piece: its history index, the row of actions by rank, and its maker.
+        self._slots: list[tuple[int, tuple[TacTikiAction, ...], int]] = []
+        self._template_ranks: list[int] = []
+        #: ``(number − 1, 6 × owner, template rank)`` of the varying placements and
+        #: reincarnations; with the reincarnations' history indices.
+        self._placements: list[tuple[int, int, int]] = []
+        self._reinc: list[tuple[int, int, int]] = []
+        reinc_at: list[int] = []
+        for j, index in enumerate(varying):
+            action = history[index]
+            if action.kind == PLACE:
+                rows = PLACEMENTS[action.square]
+                self._placements.append((j, 6 * action.owner, action.rank))
+            elif action.kind == REINCARNATE:
+                rows = REINCARNATIONS[action.square]
+                self._reinc.append((j, 6 * action.owner, action.rank))
+                reinc_at.append(index)
+            else:
+                raise ValueError(f"history[{index}] puts no piece down")
+            self._slots.append((index, rows, action.owner))
+            self._template_ranks.append(action.rank)
+
+        def recode(code: int) -> int:
+            return (code & 63) | number.get(code >> TAG_SHIFT, 0) << TAG_SHIFT
+
+        base = state.clone()
+        undo: list[Any] = []
+        self._moves: list[tuple[int, tuple[int, ...], int]] = []
+        self._attacks: list[Any] = []
+        battles = iter(state._battles)
+        for index, record in enumerate(records):
+            if len(record) != 3:  # a placement, reincarnation or pass: the counters only
+                undo.append(record)
+                continue
+            meta, piece, snapshot = record
+            if snapshot is None:
+                undo.append((meta, piece & 63, None))
+                if piece >> TAG_SHIFT in number:
+                    self._moves.append((index, meta, recode(piece)))
+                continue
+            column, pool, candidates = snapshot
+            _, ranks = next(battles)
+            fighters = [piece, *column[len(column) - len(ranks) + 1 :]]
+            if any(code >> TAG_SHIFT in number for code in fighters):
+                raise ValueError(f"a varying piece fights at history[{index}]")
+            undo.append((meta, piece & 63, (tuple([c & 63 for c in column]), pool, candidates)))
+            later = bisect_left(reinc_at, index)  # the varying reincarnations before it
+            if later or any(code >> TAG_SHIFT in number for code in column):
+                recipe = (index, meta, piece & 63, tuple(map(recode, column)), pool, later)
+                self._attacks.append((*recipe, candidates))
+        base._core_lists()[2][:] = undo
+        self._columns: list[tuple[int, tuple[int, ...]]] = []
+        for square, column in enumerate(state._board):
+            base._board[square] = [code & 63 for code in column]
+            if any(code >> TAG_SHIFT in number for code in column):
+                self._columns.append((square, tuple(map(recode, column))))
+        self._pool = tuple(state._pool)
+        self._base = base
+
+    def copy(self, ranks: Sequence[int]) -> TacTikiState:
+        """The state of the template's history with ``ranks[j]`` the rank of the piece put
+        down at ``varying[j]`` (each rank one the rules allow there: the caller's promise)."""
+        world = self._base.clone()
+        # ``lut[number]`` turns a recipe's code into the world's: the template's rank bits
+        # exchanged for the drawn ones (number 0, a fixed piece, keeps its code).
+        lut = [0]
+        lut += [(old ^ new) << 1 for old, new in zip(self._template_ranks, ranks, strict=True)]
+        history, views, undo = world._core_lists()
+        for (index, rows, owner), rank in zip(self._slots, ranks, strict=True):
+            action = rows[rank - 1]
+            history[index] = action
+            views[owner][index] = action.text
+        if self._placements:
+            placed = world._placed
+            for j, base, old in self._placements:
+                placed[base + old] -= 1
+                placed[base + ranks[j]] += 1
+        # ``shifts[k]``: what the varying reincarnations before the k + 1-th changed in a pool.
+        shift = [0] * 12
+        shifts = [shift]
+        for j, base, old in self._reinc:
+            shift = shift.copy()
+            shift[base + old] += 1
+            shift[base + ranks[j]] -= 1
+            shifts.append(shift)
+        if self._reinc:
+            world._pool = list(map(add, self._pool, shift))
+        board = world._board
+        for square, column in self._columns:
+            board[square] = [(code & 63) ^ lut[code >> TAG_SHIFT] for code in column]
+        for index, meta, piece in self._moves:
+            undo[index] = (meta, (piece & 63) ^ lut[piece >> TAG_SHIFT], None)
+        for index, meta, piece, column, pool, later, candidates in self._attacks:
+            codes = tuple([(code & 63) ^ lut[code >> TAG_SHIFT] for code in column])
+            if later:
+                pool = tuple(map(add, pool, shifts[later]))
+            undo[index] = (meta, piece, (codes, pool, candidates))
+        return world
