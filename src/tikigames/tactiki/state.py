@@ -148,13 +148,30 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
     def _generate_legal(self) -> list[TacTikiAction]:
         phase = self._phase
         player = self._player
-        base = 6 * player
         if phase == PLAY:
-            legal = self._moves(player)
+            # The single moves, one table lookup per row the player can move from (the own
+            # start row's key also holds where the opponent is on top: rule 4).
+            tops = self._tops
+            own = tops[player]
+            rows = ROW_MOVES[player]
+            if player == 0:
+                legal = [
+                    *rows[0][own & 31 | (tops[1] & 31) << 5],
+                    *rows[1][own >> 5 & 31],
+                    *rows[2][own >> 10 & 31],
+                    *rows[3][own >> 15 & 31],
+                ]
+            else:
+                legal = [
+                    *rows[1][own >> 5 & 31],
+                    *rows[2][own >> 10 & 31],
+                    *rows[3][own >> 15 & 31],
+                    *rows[4][own >> 20 | (tops[0] >> 20) << 5],
+                ]
             if self._step == 0:
                 pool = self._pool
+                base = 6 * player
                 if pool[base]:
-                    tops = self._tops
                     empty = START_MASKS[player] & ~(tops[0] | tops[1])
                     if empty:
                         key = empty >> START_SHIFTS[player]
@@ -168,6 +185,7 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         if phase == SETUP:
             board = self._board
             placed = self._placed
+            base = 6 * player
             ranks = [r - 1 for r in RANKS if placed[base + r] < COPIES]
             legal = []
             for square in START_SQUARES[player]:
@@ -176,27 +194,6 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
                     legal.extend([row[i] for i in ranks])
             return legal
         return []
-
-    def _moves(self, player: int) -> list[TacTikiAction]:
-        """``player``'s legal single moves, in id order: one lookup per row it can move from."""
-        tops = self._tops
-        if player == 0:
-            own = tops[0]
-            rows = ROW_MOVES[0]
-            return [
-                *rows[0][own & 31 | (tops[1] & 31) << 5],
-                *rows[1][own >> 5 & 31],
-                *rows[2][own >> 10 & 31],
-                *rows[3][own >> 15 & 31],
-            ]
-        own = tops[1]
-        rows = ROW_MOVES[1]
-        return [
-            *rows[1][own >> 5 & 31],
-            *rows[2][own >> 10 & 31],
-            *rows[3][own >> 15 & 31],
-            *rows[4][own >> 20 | (tops[0] >> 20) << 5],
-        ]
 
     def _viewer(self, action: TacTikiAction) -> int | None:
         # Placements and reincarnations hide their rank from all but the player making them.
@@ -285,7 +282,9 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         count = len(legal)
         if not count:
             raise IllegalActionError("the game is over: there is no action to draw")
-        return legal[min(int(rng.random() * count), count - 1)]
+        # The base class's ``min(…, count − 1)`` never binds: ``random() < 1`` times a count
+        # below 2**53 rounds to less than the count.
+        return legal[int(rng.random() * count)]
 
     def apply_unchecked(self, action: TacTikiAction) -> None:
         # The base class's bookkeeping, written out for TacTiki's three views (the two seats,
