@@ -325,6 +325,80 @@ def test_a_prepared_resampler_draws_as_resample_does(reincarnations: Any) -> Non
         game.resampler(truth.observation(TIKI))(4)
 
 
+def test_prepared_draws_are_uniform_by_enumeration(reincarnations: Any) -> None:
+    # The enumeration tests above, through one prepared resampler per observation (its worlds
+    # are copies of a template from the second draw on).
+    game = tikigames.load("tactiki")
+    state = game.new_initial_state()
+    for text in ["3@a1", "3@a1", "5@b1"]:
+        state.apply_action(state.parse_action(text))
+    draw = game.resampler(state.observation(TAC))
+    rng = random.Random(2025)
+    counts = Counter(hidden_ranks(draw(rng)) for _ in range(40 * 120))
+    support = {ranks for ranks in itertools.product(range(1, 6), repeat=3) if len(set(ranks)) > 1}
+    assert_uniform(counts, support)
+    truth = reincarnations(5, 3)
+    obs = truth.observation(TIKI)
+    draw = game.resampler(obs)
+    rng = random.Random(8)
+    samples = [draw(rng) for _ in range(3000)]
+    counts = Counter(hidden_ranks(sample)[-2:] for sample in samples)
+    assert_uniform(counts, {(3, 3), (3, 5), (5, 3)})
+    assert all(sample.observation(TIKI) == obs for sample in samples[:100])
+
+
+def assert_same_state(world: Any, replay: Any) -> None:
+    assert world == replay and hash(world) == hash(replay)
+    assert world.history() == replay.history() and world.to_json() == replay.to_json()
+    for player in (TIKI, TAC, None):
+        assert world.seen_history(player) == replay.seen_history(player)
+        assert world.observation(player) == replay.observation(player)
+    assert world.legal_actions() == replay.legal_actions()
+    assert world.defeated(TIKI) == replay.defeated(TIKI)
+    assert world.defeated(TAC) == replay.defeated(TAC)
+
+
+def test_prepared_draws_are_the_states_their_histories_replay_to() -> None:
+    # Every draw of a prepared resampler, at positions of random games (setups, battles and
+    # reincarnations), is the very state its history gives through the checked path, forwards
+    # and undone action by action to the start.
+    game = tikigames.load("tactiki")
+    rng = random.Random(17)
+    reincarnated = 0
+    for _ in range(12):
+        truth = game.new_initial_state()
+        for _ in range(rng.randrange(5, 300)):
+            if truth.is_terminal():
+                break
+            truth.apply_unchecked(truth.random_action(rng))
+        for observer in (TIKI, TAC, None):
+            obs = truth.observation(observer)
+            draw = game.resampler(obs)
+            for count in range(4):
+                world = draw(rng)
+                replay = game.new_initial_state()
+                for action in world.history():
+                    replay.apply_action(action)
+                assert world.observation(observer) == obs
+                assert_same_state(world, replay)
+                reincarnated += "*" in " ".join(map(str, world.history()))
+                if count == 3:
+                    # Forwards, then back to the start.
+                    steps = 0
+                    while not world.is_terminal() and steps < 40:
+                        action = world.random_action(rng)
+                        world.apply_unchecked(action)
+                        replay.apply_action(action)
+                        steps += 1
+                    assert_same_state(world, replay)
+                    while replay.history():
+                        assert world.undo_action() is replay.undo_action()
+                        assert world == replay
+                        if len(replay.history()) % 7 == 0:
+                            assert_same_state(world, replay)
+    assert reincarnated > 10
+
+
 def test_resample_rejects_an_observation_of_another_game(start: Any) -> None:
     obs = start().observation(TIKI)
     other = tikigames.load("tactiki", strict_statue=True)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import tikigames
-from tikigames import IllegalActionError
+from tikigames import IllegalActionError, State
 from tikigames.tactiki.data import outcome
 
 TIKI, TAC = 0, 1
@@ -414,3 +414,74 @@ def test_no_turn_limit() -> None:
 def test_bad_options(options: dict[str, Any]) -> None:
     with pytest.raises(tikigames.OptionError):
         tikigames.load("tactiki", **options)
+
+
+# ----------------------------------------------------------------- the engine against the rules
+
+
+def rules_legal(state: Any) -> set[str]:
+    """The legal actions of a position after the setup, read off the rules (2–4 and the
+    reincarnation rule) and the public accessors alone: an oracle for the engine's tables."""
+    player = state.current_player()
+    codes = state.board_codes()
+    names = [f"{'abcde'[sq % 5]}{sq // 5 + 1}" for sq in range(25)]
+    own_row, other_row = (0, 4) if player == TIKI else (4, 0)
+    legal = set()
+    for square, column in enumerate(codes):
+        if not column or column[-1] & 1 != player or square // 5 == other_row:
+            continue
+        targets = [square + (5 if player == TIKI else -5)]
+        targets += [square - 1] * (square % 5 > 0) + [square + 1] * (square % 5 < 4)
+        for target in targets:
+            covered = codes[target]
+            if target // 5 == own_row and covered and covered[-1] & 1 != player:
+                continue  # rule 4: immune on one's own start field
+            legal.add(f"{names[square]}-{names[target]}")
+    if not state.is_second_move():
+        for square in range(5 * own_row, 5 * own_row + 5):
+            if not codes[square]:
+                legal |= {f"{rank}*{names[square]}" for rank in state.defeated(player)}
+    return legal or {"pass"}
+
+
+@pytest.mark.parametrize("options", [{}, {"strict_statue": True}])
+def test_legal_actions_follow_the_rules_through_apply_and_undo(options: dict[str, Any]) -> None:
+    # Random walks that often undo a few actions and go another way: every position's legal
+    # actions, generated afresh after the undos, are the rules' own.
+    game = tikigames.load("tactiki", **options)
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(30):
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(state.history()) < 400:
+            legal = state.legal_actions()
+            if len(state.history()) >= 20:
+                assert texts(legal) == rules_legal(state), state.history()
+                checked += 1
+            state.apply_action(legal[rng.randrange(len(legal))])
+            if rng.random() < 0.2 and len(state.history()) > 23:
+                for _ in range(rng.randint(1, 3)):
+                    state.undo_action()
+    assert checked > 5000
+
+
+def test_the_fast_path_does_what_the_base_class_does() -> None:
+    # TacTiki writes out State.random_action for speed (and may do so for apply_unchecked): the same
+    # histories, views, caches and draws (a seeded bot plays the same game either way).
+    game = tikigames.load("tactiki")
+    for seed in range(20):
+        ours, base = game.new_initial_state(), game.new_initial_state()
+        mine, theirs = random.Random(seed), random.Random(seed)
+        while not ours.is_terminal():
+            action = ours.random_action(mine)
+            assert State.random_action(base, theirs) is action
+            ours.apply_unchecked(action)
+            State.apply_unchecked(base, action)
+            assert ours.history() == base.history() and hash(ours) == hash(base)
+            assert all(ours.seen_history(p) == base.seen_history(p) for p in (0, 1, None))
+        assert ours == base and ours.to_json() == base.to_json()
+        with pytest.raises(IllegalActionError):
+            ours.random_action(mine)
+        while base.history():
+            assert ours.undo_action() is base.undo_action()
+            assert ours.legal_actions() == base.legal_actions() and ours == base

@@ -30,6 +30,7 @@ from tikigames.tactiki.data import (
     RANKS,
     SIZE,
     SQUARE_NAMES,
+    START_ROW,
     START_SQUARES,
 )
 
@@ -125,6 +126,27 @@ REINCARNATIONS: Final = _by_square_and_rank(REINCARNATE)
 PASS_ACTION: Final = ACTIONS[PASS_ID]
 
 
+def _reincarnations_for(player: int) -> tuple[tuple[TacTikiAction, ...], ...]:
+    """``player``'s reincarnations in id order, by a key of bit ``file`` set where the start
+    field of ``file`` is empty and bit ``4 + rank`` where the pool holds a piece of ``rank``."""
+    table = []
+    for key in range(1 << (SIZE + len(RANKS))):
+        table.append(
+            tuple(
+                REINCARNATIONS[square][rank - 1]
+                for file, square in enumerate(START_SQUARES[player])
+                if key >> file & 1
+                for rank in RANKS
+                if key >> (SIZE - 1 + rank) & 1
+            )
+        )
+    return tuple(table)
+
+
+#: ``REINCARNATION_SETS[player][key]``: see ``_reincarnations_for``.
+REINCARNATION_SETS: Final = (_reincarnations_for(0), _reincarnations_for(1))
+
+
 def _moves_for(player: int) -> tuple[tuple[tuple[TacTikiAction, int, bool], ...], ...]:
     """Per square, the moves ``player`` may make from it by geometry (rules 2 and 3): one step
     forward, left or right, never from an opponent's start field. Each entry is ``(action, to,
@@ -149,6 +171,41 @@ def _moves_for(player: int) -> tuple[tuple[tuple[TacTikiAction, int, bool], ...]
 
 #: ``MOVES[player][square]``: see ``_moves_for``; entries are in id order.
 MOVES: Final = (_moves_for(0), _moves_for(1))
+
+#: Bit ``square`` set for each of ``player``'s start fields (the state keeps, per player, a
+#: mask of the squares whose top piece it owns).
+START_MASKS: Final = tuple(sum(1 << square for square in row) for row in START_SQUARES)
+#: ``mask >> START_SHIFTS[player] & 31``: the bits of ``player``'s start fields, a1 (or a5) first.
+START_SHIFTS: Final = tuple(row[0] for row in START_SQUARES)
+#: The squares ``player`` may move from by geometry: all but the opponent's start fields. Each
+#: has a forward move, which rule 4 never closes, so owning the top piece of one of them is
+#: having a legal move.
+MOVABLE: Final = tuple((1 << NUM_SQUARES) - 1 - START_MASKS[1 - player] for player in (0, 1))
+
+
+def _row_moves(player: int, row: int) -> tuple[tuple[TacTikiAction, ...], ...]:
+    """``player``'s legal moves from ``row``, in id order, by the row's key: bit ``file`` set
+    where the player owns the top piece of the row's square ``file``; on the player's own start
+    row also bit ``5 + file`` where the opponent does (rule 4 closes those squares to the
+    left and right moves along the row, the only moves that end there)."""
+    first = row * SIZE
+    guarded_row = row == START_ROW[player]
+    table = []
+    for key in range(1 << (2 * SIZE if guarded_row else SIZE)):
+        moves = []
+        for file in range(SIZE):
+            if key >> file & 1:
+                for action, target, guarded in MOVES[player][first + file]:
+                    assert not guarded or first <= target < first + SIZE
+                    if not (guarded and key >> (SIZE + target - first) & 1):
+                        moves.append(action)
+        table.append(tuple(moves))
+    return tuple(table)
+
+
+#: ``ROW_MOVES[player][row][key]``: see ``_row_moves``. Legal-move generation is one lookup
+#: per row the player can move from (all but the opponent's start row), in row order.
+ROW_MOVES: Final = tuple(tuple(_row_moves(player, row) for row in range(SIZE)) for player in (0, 1))
 
 #: The hidden texts players see for the other side's placements and reincarnations
 #: (``?@b1``, ``?*c1``), mapped to ``(kind, square)``; they are not actions.

@@ -22,9 +22,15 @@ defeated, hence revealed, ranks), and nor do the two players, so the product of 
 draws is uniform over the consistent histories.
 
 Step 1 and the counting tables of steps 2 and 3 depend on the observation alone, so the
-resampler does them once, when it is built; each draw only draws the ranks and replays the
-history through the rules engine, trusted (``Observation.from_json`` replays the samples of
-claimed data with checks and compares their observation with the claim).
+resampler does them once, when it is built; each draw only draws the ranks and builds the state
+of its history. The first draw replays that history through the rules engine, trusted
+(``Observation.from_json`` replays the samples of claimed data with checks and compares their
+observation with the claim). The second replays it once more into a
+:class:`~tikigames.tactiki.state.WorldTemplate`, and from then on every world is a copy of the
+template with the drawn ranks: the pieces whose ranks vary never fought, so every world goes
+through the same moves and battles, and the copy is exactly the state the replay gives, undo
+records included. Draws consume ``rng`` exactly as a fresh ``resample`` does, so a seeded
+search plays the same moves either way.
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ from tikigames.tactiki.actions import (
 )
 from tikigames.tactiki.data import COPIES, NUM_SQUARES, ON_START, RANKS, outcome
 from tikigames.tactiki.observation import TacTikiObservation
-from tikigames.tactiki.state import TacTikiState
+from tikigames.tactiki.state import TacTikiState, WorldTemplate
 
 if TYPE_CHECKING:
     from tikigames.tactiki.game import TacTiki
@@ -124,7 +130,7 @@ class TacTikiResampler(Resampler["TacTiki", TacTikiObservation, TacTikiState]):
 
     Building it does step 1 once — the public history parsed and followed on the board of piece
     identities, and the counting tables of steps 2 and 3 — so each draw only draws the hidden
-    ranks and replays the history.
+    ranks and builds the state (a replay, then from the second draw on a copy of a template).
 
     Raises:
         InvalidStateError: (when built) the observation's history and battles are no history of
@@ -168,6 +174,21 @@ class TacTikiResampler(Resampler["TacTiki", TacTikiObservation, TacTikiState]):
             for i, step in enumerate(self._steps)
             if not isinstance(step, TacTikiAction)
         ]
+        #: The hidden steps whose pieces no battle revealed (their ranks vary from draw to
+        #: draw): their history indices, and their pieces.
+        self._varying_at: list[int] = []
+        self._varying: list[int] = []
+        created = iter(self._created)
+        for index, step in enumerate(self._steps):
+            if not isinstance(step, TacTikiAction):
+                piece = next(created)
+                if not ranks[piece]:
+                    self._varying_at.append(index)
+                    self._varying.append(piece)
+        #: Built on the second draw, if the observation allows (see ``WorldTemplate``).
+        self._template: WorldTemplate | None = None
+        self._drawn = False
+        self._exact = True
         #: Per player: its placements and their draw, then its reincarnations and theirs.
         self._draws = []
         for seat in (0, 1):
@@ -191,16 +212,34 @@ class TacTikiResampler(Resampler["TacTiki", TacTikiObservation, TacTikiState]):
                 ranks[piece] = rank
             for piece, rank in zip(taken, reincarnations.draw(rng), strict=True):
                 ranks[piece] = rank
+        template = self._template
+        if template is None and self._drawn and self._exact:
+            # The second draw: from now on, worlds are copies of a template (see the module).
+            try:
+                template = WorldTemplate(self.game, self._history(ranks), self._varying_at)
+            except ValueError:  # a varying piece fights: data no history gives; replay it
+                self._exact = False
+            self._template = template
+        self._drawn = True
+        if template is not None:
+            return template.copy([ranks[piece] for piece in self._varying])
         state = self.game.new_initial_state()
+        # Trusted replay: Observation.from_json re-checks the samples of claimed data.
+        for action in self._history(ranks):
+            state.apply_unchecked(action)
+        return state
+
+    def _history(self, ranks: list[int]) -> list[TacTikiAction]:
+        """The history with the pieces of the hidden steps given ``ranks``."""
         created = iter(self._created)
+        history = []
         for step in self._steps:
             if not isinstance(step, TacTikiAction):
                 kind, square = step
                 rows = PLACEMENTS if kind == PLACE else REINCARNATIONS
                 step = rows[square][ranks[next(created)] - 1]
-            # Trusted replay: Observation.from_json re-checks the samples of claimed data.
-            state.apply_unchecked(step)
-        return state
+            history.append(step)
+        return history
 
 
 def uniform_setup(fixed: Sequence[int], rng: random.Random) -> list[int]:
@@ -264,11 +303,16 @@ def uniform_reincarnations(
 
 class _ReincarnationDraw:
     """Step 3 for one player, prepared: the number of consistent completions from each pool
-    reachable before each event."""
+    reachable before each event, and from them each reincarnation's choices."""
 
     def __init__(self, events: Sequence[tuple[int, int | None]]) -> None:
         self.events = list(events)
         self.counts: list[dict[tuple[int, ...], int]] = []
+        #: The pool before the first reincarnation.
+        self.start = _EMPTY
+        #: Per reincarnation, by the pool before it: the total weight of its choices, and each
+        #: choice as ``(weight, the pool before the next reincarnation, the rank taken)``.
+        self.choices: list[dict[tuple[int, ...], tuple[int, list[Choice]]]] = []
         if all(added for added, _ in events):
             return  # no reincarnation: nothing to draw
         # Forward: the pools reachable before each event.
@@ -290,26 +334,50 @@ class _ReincarnationDraw:
         if not counts[0][_EMPTY]:
             raise InvalidStateError("a reincarnation of a rank that is not in the pool")
         self.counts = counts
+        self.start = self._through_defeats(_EMPTY, 0)
+        for step, (added, known) in enumerate(self.events):
+            if added:
+                continue
+            table = {}
+            for pool, total in counts[step].items():
+                if not total:
+                    continue
+                options = []
+                for nxt in _after(pool, added, known):
+                    weight = counts[step + 1][nxt]
+                    if weight:  # a choice of no completion is never drawn
+                        rank = next(r for r in RANKS if nxt[r] < pool[r])
+                        options.append((weight, self._through_defeats(nxt, step + 1), rank))
+                table[pool] = (total, options)
+            self.choices.append(table)
+
+    def _through_defeats(self, pool: tuple[int, ...], step: int) -> tuple[int, ...]:
+        """``pool`` after the defeats from event ``step`` to the next reincarnation."""
+        for added, _ in self.events[step:]:
+            if not added:
+                break
+            pool = (*pool[:added], pool[added] + 1, *pool[added + 1 :])
+        return pool
 
     def draw(self, rng: random.Random) -> list[int]:
-        if not self.counts:
-            return []
-        # Forward, each choice in proportion to its completions.
-        counts = self.counts
+        # Forward, each choice in proportion to its completions: ``_pick`` over the prepared
+        # choices (the same draws of ``rng``, the same result).
         chosen = []
-        pool = _EMPTY
-        for step, (added, known) in enumerate(self.events):
-            options = _after(pool, added, known)
-            if not added:
-                weights = [counts[step + 1][n] for n in options]
-                nxt = _pick(options, weights, rng)
-                chosen.append(next(r for r in RANKS if nxt[r] < pool[r]))
-                pool = nxt
-            else:
-                pool = options[0]
+        pool = self.start
+        for table in self.choices:
+            total, options = table[pool]
+            threshold = rng.randrange(total)
+            for weight, nxt, rank in options:
+                threshold -= weight
+                if threshold < 0:
+                    chosen.append(rank)
+                    pool = nxt
+                    break
         return chosen
 
 
+#: A reincarnation's choice: see ``_ReincarnationDraw.choices``.
+Choice = tuple[int, tuple[int, ...], int]
 _EMPTY: tuple[int, ...] = (0,) * 6
 
 

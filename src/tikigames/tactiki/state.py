@@ -5,26 +5,39 @@ Besides the board the state keeps each player's defeated pool (exact counts), wh
 knows of each pool (the candidate ranks: every rank defeated, less the ranks of reincarnated
 pieces revealed since), the battle log (the ranks each attack revealed), and the turn counters.
 
-Every action pushes one undo record ``(meta, ...)`` whose ``meta`` holds the counters before it;
-a plain move records only the piece it moved, an attack a copy of the attacked column and of the
-two small pool tables. Records hold tuples only, so clones may share them.
+Beside them it keeps, per player, a bit mask of the squares whose top piece the player owns: it
+decides the legal moves (one table lookup per row, see ``ROW_MOVES``) and whether a second move
+exists, and is updated with every piece that moves.
+
+Every action pushes one undo record ``(meta, ...)`` whose ``meta`` holds the counters and the
+masks before it; a plain move records only the piece it moved, an attack a copy of the attacked
+column and of the two small pool tables. Records hold tuples only, so clones may share them.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Sequence
+from operator import add
+from random import Random
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.constants import TERMINAL
+from tikigames.core.errors import IllegalActionError
 from tikigames.core.state import State
 from tikigames.tactiki.actions import (
+    MOVABLE,
     MOVE,
-    MOVES,
     PASS,
     PASS_ACTION,
     PLACE,
     PLACEMENTS,
     REINCARNATE,
+    REINCARNATION_SETS,
     REINCARNATIONS,
+    ROW_MOVES,
+    START_MASKS,
+    START_SHIFTS,
     TacTikiAction,
 )
 from tikigames.tactiki.data import (
@@ -43,15 +56,17 @@ from tikigames.tactiki.data import (
 )
 
 if TYPE_CHECKING:
-    from tikigames.tactiki.game import TacTiki  # noqa: F401 (base class)
+    from tikigames.tactiki.game import TacTiki
     from tikigames.tactiki.observation import TacTikiObservation  # noqa: F401 (base class)
 
-__all__ = ["TacTikiState"]
+__all__ = ["TacTikiState", "WorldTemplate"]
 
 # Phases.
 SETUP, PLAY, OVER = range(3)
 #: ``_winner`` once the game ended in a draw (−1 while it goes on).
 DRAW = 2
+#: A tagged piece code (see ``WorldTemplate``) holds its tag above this many bits.
+TAG_SHIFT = 6
 #: ``code & _ORIGIN == REINCARNATED``: a reincarnated piece no battle has revealed yet, whose
 #: first reveal takes its rank off the public candidates of its owner's pool.
 _ORIGIN = REINCARNATED | REVEALED
@@ -87,6 +102,8 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         "_pool",
         "_step",
         "_strict",
+        "_tagging",
+        "_tops",
         "_turns",
         "_winner",
     )
@@ -114,67 +131,69 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         self._turns = 0
         self._passes = 0
         self._winner = -1
+        #: Per player: bit ``square`` set where the player owns the top piece.
+        self._tops = [0, 0]
+        #: Only in a ``WorldTemplate``'s replay: each piece put down carries, above its code's
+        #: six bits, the history index of the action that put it down.
+        self._tagging = False
 
     # ----------------------------------------------------------------- queries
 
     def current_player(self) -> int:
         return self._player if self._phase != OVER else TERMINAL
 
+    def is_terminal(self) -> bool:
+        return self._phase == OVER
+
     def _generate_legal(self) -> list[TacTikiAction]:
         phase = self._phase
         player = self._player
-        base = 6 * player
-        board = self._board
         if phase == PLAY:
-            legal = self._moves(player)
+            # The single moves, one table lookup per row the player can move from (the own
+            # start row's key also holds where the opponent is on top: rule 4).
+            tops = self._tops
+            own = tops[player]
+            rows = ROW_MOVES[player]
+            if player == 0:
+                legal = [
+                    *rows[0][own & 31 | (tops[1] & 31) << 5],
+                    *rows[1][own >> 5 & 31],
+                    *rows[2][own >> 10 & 31],
+                    *rows[3][own >> 15 & 31],
+                ]
+            else:
+                legal = [
+                    *rows[1][own >> 5 & 31],
+                    *rows[2][own >> 10 & 31],
+                    *rows[3][own >> 15 & 31],
+                    *rows[4][own >> 20 | (tops[0] >> 20) << 5],
+                ]
             if self._step == 0:
                 pool = self._pool
+                base = 6 * player
                 if pool[base]:
-                    for square in START_SQUARES[player]:
-                        if not board[square]:
-                            row = REINCARNATIONS[square]
-                            legal.extend(row[r - 1] for r in RANKS if pool[base + r])
+                    empty = START_MASKS[player] & ~(tops[0] | tops[1])
+                    if empty:
+                        key = empty >> START_SHIFTS[player]
+                        for rank in RANKS:
+                            if pool[base + rank]:
+                                key |= 1 << (4 + rank)
+                        legal += REINCARNATION_SETS[player][key]
                 if not legal:
                     legal.append(PASS_ACTION)
             return legal
         if phase == SETUP:
+            board = self._board
             placed = self._placed
+            base = 6 * player
             ranks = [r - 1 for r in RANKS if placed[base + r] < COPIES]
             legal = []
             for square in START_SQUARES[player]:
                 if len(board[square]) < COPIES:
                     row = PLACEMENTS[square]
-                    legal.extend(row[i] for i in ranks)
+                    legal.extend([row[i] for i in ranks])
             return legal
         return []
-
-    def _moves(self, player: int) -> list[TacTikiAction]:
-        """``player``'s legal single moves, in id order."""
-        board = self._board
-        legal = []
-        for column, moves in zip(board, MOVES[player], strict=True):
-            if moves and column and column[-1] & 1 == player:
-                for action, target, guarded in moves:
-                    if guarded:
-                        # Rule 4: the opponent's piece on top of one's own start field is immune.
-                        covered = board[target]
-                        if covered and covered[-1] & 1 != player:
-                            continue
-                    legal.append(action)
-        return legal
-
-    def _has_move(self, player: int) -> bool:
-        """Whether ``player`` has any legal single move (the second move of a turn)."""
-        board = self._board
-        for column, moves in zip(board, MOVES[player], strict=True):
-            if moves and column and column[-1] & 1 == player:
-                for _, target, guarded in moves:
-                    if not guarded:
-                        return True
-                    covered = board[target]
-                    if not covered or covered[-1] & 1 == player:
-                        return True
-        return False
 
     def _viewer(self, action: TacTikiAction) -> int | None:
         # Placements and reincarnations hide their rank from all but the player making them.
@@ -252,21 +271,93 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         """The consecutive passes just made (two end the game in a draw)."""
         return self._passes
 
+    # ----------------------------------------------------------------- the fast path
+
+    def random_action(self, rng: Random) -> TacTikiAction:
+        # The base class's draw (the same index for the same rng: seeded bots play the same
+        # games), less its test for a chance node, which TacTiki never has.
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate_legal()
+        count = len(legal)
+        if not count:
+            raise IllegalActionError("the game is over: there is no action to draw")
+        # The base class's ``min(…, count − 1)`` never binds: ``random() < 1`` times a count
+        # below 2**53 rounds to less than the count.
+        return legal[int(rng.random() * count)]
+
     # ----------------------------------------------------------------- apply / undo
 
     def _do(self, action: TacTikiAction) -> None:
         kind = action.kind
-        meta = (self._phase, self._player, self._step, self._turns, self._passes, self._winner)
+        tops = self._tops
+        player = self._player
+        meta = (
+            self._phase, player, self._step, self._turns, self._passes, self._winner,
+            tops[0], tops[1],
+        )  # fmt: skip
+        board = self._board
         if kind == MOVE:
-            self._move(action, meta)
+            square = action.square
+            source = board[square]
+            piece = source.pop()
+            if not source:
+                tops[player] ^= 1 << square
+            elif source[-1] & 1 != player:
+                tops[player] ^= 1 << square
+                tops[1 - player] |= 1 << square
+            target = action.target
+            column = board[target]
+            if column and column[-1] & 1 != player:
+                snapshot = (tuple(column), tuple(self._pool), tuple(self._candidates))
+                self._undo.append((meta, piece, snapshot))
+                if self._attack(piece, column):
+                    tops[player] |= 1 << target
+                    tops[1 - player] &= ~(1 << target)
+            else:
+                self._undo.append((meta, piece, None))
+                column.append(piece)
+                tops[player] |= 1 << target
+            self._passes = 0
+            if (
+                len(column) >= STATUE
+                and ON_START[1 - player][target]
+                and self._statue(column, player)
+            ):
+                self._phase = OVER
+                self._winner = player
+            elif self._step == 0 and tops[player] & MOVABLE[player]:
+                # Every square a player may move from has a forward move, never closed.
+                self._step = 1
+            else:
+                self._end_turn()
         elif kind == PLACE:
             self._undo.append(meta)
-            self._place(action)
+            square = action.square
+            base = 6 * player
+            code = player | action.rank << 1
+            if self._tagging:
+                code |= len(self._history) << TAG_SHIFT
+            board[square].append(code)
+            tops[player] |= 1 << square
+            placed = self._placed
+            placed[base + action.rank] += 1
+            placed[base] += 1
+            if placed[base] == PIECES_PER_PLAYER:
+                if player == 0:
+                    self._player = 1
+                else:
+                    self._phase = PLAY
+                    self._player = 0
         elif kind == REINCARNATE:
             self._undo.append(meta)
-            player = self._player
+            square = action.square
             base = 6 * player
-            self._board[action.square].append(player | action.rank << 1 | REINCARNATED)
+            code = player | action.rank << 1 | REINCARNATED
+            if self._tagging:
+                code |= len(self._history) << TAG_SHIFT
+            board[square].append(code)
+            tops[player] |= 1 << square
             self._pool[base] -= 1
             self._pool[base + action.rank] -= 1
             self._passes = 0
@@ -279,46 +370,11 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
                 self._phase = OVER
                 self._winner = DRAW
 
-    def _place(self, action: TacTikiAction) -> None:
-        player = self._player
-        base = 6 * player
-        self._board[action.square].append(player | action.rank << 1)
-        placed = self._placed
-        placed[base + action.rank] += 1
-        placed[base] += 1
-        if placed[base] == PIECES_PER_PLAYER:
-            if player == 0:
-                self._player = 1
-            else:
-                self._phase = PLAY
-                self._player = 0
-
-    def _move(self, action: TacTikiAction, meta: tuple[int, ...]) -> None:
-        player = self._player
-        board = self._board
-        target = action.target
-        column = board[target]
-        piece = board[action.square].pop()
-        if column and column[-1] & 1 != player:
-            snapshot = (tuple(column), tuple(self._pool), tuple(self._candidates))
-            self._undo.append((meta, piece, snapshot))
-            self._attack(piece, column)
-        else:
-            self._undo.append((meta, piece, None))
-            column.append(piece)
-        self._passes = 0
-        if len(column) >= STATUE and ON_START[1 - player][target] and self._statue(column, player):
-            self._phase = OVER
-            self._winner = player
-        elif self._step == 0 and self._has_move(player):
-            self._step = 1
-        else:
-            self._end_turn()
-
-    def _attack(self, piece: int, column: list[int]) -> None:
+    def _attack(self, piece: int, column: list[int]) -> bool:
         """``piece`` attacks down ``column``: each defender met is revealed with the attacker and
         the weaker one defeated, until the attacker loses, ties, or meets its own or the
-        bottom. The attacker ends on top of the column unless defeated."""
+        bottom. The attacker ends on top of the column unless defeated; returns whether it
+        did (else the defender it met stays on top)."""
         player = piece & 1
         rank = (piece >> 1) & 7
         ranks = [rank]
@@ -342,9 +398,11 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
                 self._defeat(player, rank)
                 piece = -1
             break
+        self._battles.append((len(self._history), tuple(ranks)))
         if piece >= 0:
             column.append(piece)
-        self._battles.append((len(self._history), tuple(ranks)))
+            return True
+        return False
 
     def _defeat(self, owner: int, rank: int) -> None:
         base = 6 * owner
@@ -397,7 +455,11 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
                 table[base + action.rank] += step
         (
             self._phase, self._player, self._step, self._turns, self._passes, self._winner,
+            tops0, tops1,
         ) = meta  # fmt: skip
+        tops = self._tops
+        tops[0] = tops0
+        tops[1] = tops1
 
     # ----------------------------------------------------------------- copies and identity
 
@@ -415,6 +477,13 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         new._turns = self._turns
         new._passes = self._passes
         new._winner = self._winner
+        new._tops = self._tops.copy()
+        new._tagging = False
+
+    def _core_lists(self) -> tuple[list[TacTikiAction], list[Any]]:
+        """The base class's history and undo records, for ``WorldTemplate`` to patch (what
+        each player saw is derived from the history, so it needs no patching)."""
+        return self._history, self._undo
 
     def _position_key(self) -> tuple[Any, ...]:
         # The turn count matters only while it can end the game.
@@ -423,3 +492,151 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
             self._phase, self._player, self._step, self._passes, self._winner, turns,
             tuple(map(tuple, self._board)), tuple(self._pool), tuple(self._candidates),
         )  # fmt: skip
+
+
+class WorldTemplate:
+    """One history replayed with its pieces told apart, to copy with other hidden ranks: how the
+    resampler builds its worlds without replaying the history for each.
+
+    The worlds of one observation differ only in the ranks of the pieces put down unseen (by
+    a placement or a reincarnation) that no battle revealed. Such a piece never fought, and a
+    rank matters to the course of a game only in a battle; so every world goes through the
+    same moves, turns, battles and masks, and differs only in those pieces' codes, the pools
+    and setup counts they pass through, and the texts of the actions that put them down. The
+    template replays one world once, each piece tagged with the history index of the action
+    that put it down, and notes where the varying pieces appear — the board, the undo records
+    (a moved piece, an attacked column, a pool copied after a varying reincarnation), the
+    history and its maker's view. :meth:`copy` is then a clone and a few patches, and gives
+    exactly the state a replay of the same history with the new ranks gives, undo records
+    included (a copy undoes to the start).
+
+    >>> import random, tikigames
+    >>> game = tikigames.load("tactiki")
+    >>> state = game.new_initial_state()
+    >>> for text in ["3@a1", "5@a1"]:
+    ...     state.apply_action(state.parse_action(text))
+    >>> template = WorldTemplate(game, state.history(), [0])  # the first piece's rank varies
+    >>> world = template.copy([4])
+    >>> [str(action) for action in world.history()], world.column("a1")
+    (['4@a1', '5@a1'], [(0, 4), (0, 5)])
+
+    Args:
+        game: the game.
+        actions: a history (trusted: each action legal in turn).
+        varying: the history indices of the placements and reincarnations whose ranks vary,
+            in increasing order.
+
+    Raises:
+        ValueError: a piece of ``varying`` fights in ``actions`` (its rank could change the
+            course of the game), or an index of ``varying`` puts no piece down.
+    """
+
+    __slots__ = ("_attacks", "_base", "_columns", "_moves", "_placements", "_pool", "_reinc",
+                 "_slots", "_template_ranks")  # fmt: skip
+
+    def __init__(
+        self, game: TacTiki, actions: Sequence[TacTikiAction], varying: Sequence[int]
+    ) -> None:
+        state = game.new_initial_state()
+        state._tagging = True
+        for action in actions:
+            state.apply_unchecked(action)
+        #: A varying piece's number in ``varying``, plus one: its tag in the recipes below.
+        number = {index: j + 1 for j, index in enumerate(varying)}
+        history, records = state._core_lists()
+        #: Per varying piece: its history index, the row of actions by rank, and its maker.
+        self._slots: list[tuple[int, tuple[TacTikiAction, ...], int]] = []
+        self._template_ranks: list[int] = []
+        #: ``(number − 1, 6 × owner, template rank)`` of the varying placements and
+        #: reincarnations; with the reincarnations' history indices.
+        self._placements: list[tuple[int, int, int]] = []
+        self._reinc: list[tuple[int, int, int]] = []
+        reinc_at: list[int] = []
+        for j, index in enumerate(varying):
+            action = history[index]
+            if action.kind == PLACE:
+                rows = PLACEMENTS[action.square]
+                self._placements.append((j, 6 * action.owner, action.rank))
+            elif action.kind == REINCARNATE:
+                rows = REINCARNATIONS[action.square]
+                self._reinc.append((j, 6 * action.owner, action.rank))
+                reinc_at.append(index)
+            else:
+                raise ValueError(f"history[{index}] puts no piece down")
+            self._slots.append((index, rows, action.owner))
+            self._template_ranks.append(action.rank)
+
+        def recode(code: int) -> int:
+            return (code & 63) | number.get(code >> TAG_SHIFT, 0) << TAG_SHIFT
+
+        base = state.clone()
+        undo: list[Any] = []
+        self._moves: list[tuple[int, tuple[int, ...], int]] = []
+        self._attacks: list[Any] = []
+        battles = iter(state._battles)
+        for index, record in enumerate(records):
+            if len(record) != 3:  # a placement, reincarnation or pass: the counters only
+                undo.append(record)
+                continue
+            meta, piece, snapshot = record
+            if snapshot is None:
+                undo.append((meta, piece & 63, None))
+                if piece >> TAG_SHIFT in number:
+                    self._moves.append((index, meta, recode(piece)))
+                continue
+            column, pool, candidates = snapshot
+            _, ranks = next(battles)
+            fighters = [piece, *column[len(column) - len(ranks) + 1 :]]
+            if any(code >> TAG_SHIFT in number for code in fighters):
+                raise ValueError(f"a varying piece fights at history[{index}]")
+            undo.append((meta, piece & 63, (tuple([c & 63 for c in column]), pool, candidates)))
+            later = bisect_left(reinc_at, index)  # the varying reincarnations before it
+            if later or any(code >> TAG_SHIFT in number for code in column):
+                recipe = (index, meta, piece & 63, tuple(map(recode, column)), pool, later)
+                self._attacks.append((*recipe, candidates))
+        base._core_lists()[1][:] = undo
+        self._columns: list[tuple[int, tuple[int, ...]]] = []
+        for square, column in enumerate(state._board):
+            base._board[square] = [code & 63 for code in column]
+            if any(code >> TAG_SHIFT in number for code in column):
+                self._columns.append((square, tuple(map(recode, column))))
+        self._pool = tuple(state._pool)
+        self._base = base
+
+    def copy(self, ranks: Sequence[int]) -> TacTikiState:
+        """The state of the template's history with ``ranks[j]`` the rank of the piece put
+        down at ``varying[j]`` (each rank one the rules allow there: the caller's promise)."""
+        world = self._base.clone()
+        # ``lut[number]`` turns a recipe's code into the world's: the template's rank bits
+        # exchanged for the drawn ones (number 0, a fixed piece, keeps its code).
+        lut = [0]
+        lut += [(old ^ new) << 1 for old, new in zip(self._template_ranks, ranks, strict=True)]
+        history, undo = world._core_lists()
+        for (index, rows, _owner), rank in zip(self._slots, ranks, strict=True):
+            history[index] = rows[rank - 1]
+        if self._placements:
+            placed = world._placed
+            for j, base, old in self._placements:
+                placed[base + old] -= 1
+                placed[base + ranks[j]] += 1
+        # ``shifts[k]``: what the varying reincarnations before the k + 1-th changed in a pool.
+        shift = [0] * 12
+        shifts = [shift]
+        for j, base, old in self._reinc:
+            shift = shift.copy()
+            shift[base + old] += 1
+            shift[base + ranks[j]] -= 1
+            shifts.append(shift)
+        if self._reinc:
+            world._pool = list(map(add, self._pool, shift))
+        board = world._board
+        for square, column in self._columns:
+            board[square] = [(code & 63) ^ lut[code >> TAG_SHIFT] for code in column]
+        for index, meta, piece in self._moves:
+            undo[index] = (meta, (piece & 63) ^ lut[piece >> TAG_SHIFT], None)
+        for index, meta, piece, column, pool, later, candidates in self._attacks:
+            codes = tuple([(code & 63) ^ lut[code >> TAG_SHIFT] for code in column])
+            if later:
+                pool = tuple(map(add, pool, shifts[later]))
+            undo[index] = (meta, piece, (codes, pool, candidates))
+        return world
