@@ -14,6 +14,7 @@ from tikigames.tiki_topple.observation import TikiToppleObservation
 from tikigames.tiki_topple.render import render_observation, render_state
 from tikigames.tiki_topple.resample import TikiToppleResampler
 from tikigames.tiki_topple.state import TikiToppleState
+from tikigames.tiki_topple.svg import svg_observation, svg_state
 
 __all__ = ["TikiTopple"]
 
@@ -41,6 +42,8 @@ class TikiTopple(Game[TikiToppleState, TikiToppleObservation, TikiToppleRules]):
     resampler_class = TikiToppleResampler
     render_state = staticmethod(render_state)
     render_observation = staticmethod(render_observation)
+    svg_state = staticmethod(svg_state)
+    svg_observation = staticmethod(svg_observation)
     option_specs = (
         Option("players", int, 2, "number of players", minimum=2, maximum=4),
         Option(
