@@ -117,6 +117,7 @@ class PaikoTable(ActionTable[PaikoAction]):
         drafts, gives: by tile.
         draws: every draw, in id order.
         deploys: ``deploys[tile][square]``: the deploy actions there (4 facings or N only).
+        deploys_n: ``deploys_n[tile][square]``: the one facing N.
         near: ``near[square]``: ``(target, actions by facing)`` for each one-step target of a
             shift from there, in id order (``data.SHIFT_TARGETS``).
         far: ``far[square]``: ``(target, middles, actions by facing)`` for each two-step target,
@@ -131,9 +132,11 @@ class PaikoTable(ActionTable[PaikoAction]):
     """
 
     __slots__ = (
+        "_avoiding_cache",
         "_draw_cache",
         "_reached_cache",
         "deploys",
+        "deploys_n",
         "drafts",
         "draws",
         "far",
@@ -150,6 +153,7 @@ class PaikoTable(ActionTable[PaikoAction]):
     drafts: tuple[PaikoAction, ...]
     draws: tuple[PaikoAction, ...]
     deploys: tuple[tuple[tuple[PaikoAction, ...], ...], ...]
+    deploys_n: tuple[tuple[PaikoAction, ...], ...]
     near: tuple[tuple[tuple[int, tuple[PaikoAction, ...]], ...], ...]
     far: tuple[tuple[tuple[int, tuple[int, ...], tuple[PaikoAction, ...]], ...], ...]
     turns: tuple[tuple[PaikoAction, ...], ...]
@@ -165,21 +169,23 @@ class PaikoTable(ActionTable[PaikoAction]):
         super().__init__(actions, normalize=normalize)
         self.reach_memo: dict[int, tuple[PaikoAction, ...]] = {}
         self._reached_cache: dict[int, tuple[PaikoAction, ...]] = {}
-        self._draw_cache: dict[int, tuple[PaikoAction, ...]] = {}
+        self._draw_cache: dict[tuple[int, ...], tuple[PaikoAction, ...]] = {}
+        self._avoiding_cache: dict[tuple[int, int, int, int, int], tuple[PaikoAction, ...]] = {}
 
     def legal_draws(self, reserve: Sequence[int], exact: bool) -> tuple[PaikoAction, ...]:
         """The draws a reserve allows (only those of min(3, reserve) tiles when ``exact``),
-        memoised by the reserve's counts capped at 3 — all a draw can depend on.
+        memoised by the reserve's counts.
 
-        The counts are packed in 3-bit fields whose top bit is a guard (``4 + count``); a
-        draw's own counts packed the same way without guards subtract field by field without
-        borrowing, and a field keeps its guard exactly when the reserve holds enough."""
-        packed = 0
-        for count in reversed(reserve):
-            packed = packed << 3 | _GUARD | (count if count < MAX_DRAW else MAX_DRAW)
-        key = packed << 1 | exact
+        On a miss the counts are packed capped at 3 — all a draw can depend on — in 3-bit fields
+        whose top bit is a guard (``4 + count``); a draw's own counts packed the same way without
+        guards subtract field by field without borrowing, and a field keeps its guard exactly
+        when the reserve holds enough."""
+        key = (exact, *reserve)
         cached = self._draw_cache.get(key)
         if cached is None:
+            packed = 0
+            for count in reversed(reserve):
+                packed = packed << 3 | _GUARD | (count if count < MAX_DRAW else MAX_DRAW)
             guards = _GUARDS
             size = min(MAX_DRAW, sum(min(count, MAX_DRAW) for count in reserve))
             cached = tuple(
@@ -219,6 +225,30 @@ class PaikoTable(ActionTable[PaikoAction]):
             self.reach_memo[key] = found
         return found
 
+    def reached_avoiding(self, key: int, unsafe: tuple[int, ...]) -> tuple[PaikoAction, ...]:
+        """The shifts of :meth:`reached` but those ending, in facing f, on a square of the mask
+        ``unsafe[f]``: a Fire's shifts that spare the fragile own tiles. Memoised by the key and
+        the unsafe squares of the region the key covers."""
+        region = key & _REGION_BITS
+        memo_key = (
+            key,
+            unsafe[0] & region,
+            unsafe[1] & region,
+            unsafe[2] & region,
+            unsafe[3] & region,
+        )
+        found = self._avoiding_cache.get(memo_key)
+        if found is None:
+            found = tuple(
+                action
+                for action in self.reached(key)
+                if not BIT[action.dst] & unsafe[action.facing]
+            )
+            if len(self._avoiding_cache) >= _REACH_CACHE_SIZE:
+                self._avoiding_cache.clear()
+            self._avoiding_cache[memo_key] = found
+        return found
+
     def targets(self, mask: int, origin: int) -> list[tuple[int, tuple[PaikoAction, ...]]]:
         """``(target, actions by facing)`` for the shift targets from ``origin`` in ``mask``, in
         id order."""
@@ -232,6 +262,8 @@ class PaikoTable(ActionTable[PaikoAction]):
 _REACH_CACHE_SIZE = 100_000
 #: … and by targets when it holds this many tuples (about 400 bytes each).
 _REACHED_CACHE_SIZE = 50_000
+#: The bits of a reach key below its tag: the passable squares.
+_REGION_BITS = (1 << TAG_SHIFT) - 1
 
 
 #: Draw packing (see :meth:`PaikoTable.legal_draws`): a field's guard bit, every guard, and
@@ -320,6 +352,7 @@ def build_table() -> PaikoTable:
     table.drafts = drafts
     table.draws = tuple(draws)
     table.deploys = deploys
+    table.deploys_n = tuple(tuple(actions[0] for actions in row) for row in deploys)
     table.near = tuple(
         tuple((target, acts) for target, steps, _, acts in row if steps == 1) for row in shifts
     )

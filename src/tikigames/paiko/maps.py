@@ -14,7 +14,10 @@ exact inverse, takes it away. Per player p and square s:
 * ``danger[p][s]``: ``against[p][s] − (cover[p][s] > 0)``, plus :data:`BLOCKED` when s is
   occupied: a tile of p may enter s when it is below 2 (below 1 for a Fire);
 * ``free[p]`` and ``free_fire[p]``: bitmasks (``data.BIT``) of the squares whose danger is below 2
-  and below 1, updated whenever a danger crosses those levels.
+  and below 1, updated whenever a danger crosses those levels;
+* ``calm[p]`` and ``backed[p]``: bitmasks of the squares where ``against[p]`` is 0 and where
+  ``support[p]`` is above 0, and ``taken``, of the occupied squares: the deploy squares of p
+  are ``calm[p] & backed[p] & ~taken`` (open ones), found without a loop over the board.
 
 A tile is on the maps as one int, ``player << 5 | tile << 2 | facing`` (``data``'s encoding).
 
@@ -35,7 +38,7 @@ A tile is on the maps as one int, ``player << 5 | tile << 2 | facing`` (``data``
 
 from __future__ import annotations
 
-from tikigames.paiko.data import ALL_BITS, BIT, COVER, FIRE, HOME, NUM_SQUARES, THREAT
+from tikigames.paiko.data import ALL_BITS, BIT, COVER, FIRE, HOME, HOME_BITS, NUM_SQUARES, THREAT
 
 __all__ = ["BLOCKED", "PaikoMaps"]
 
@@ -51,9 +54,22 @@ class PaikoMaps:
         against, cover, support, danger: per player, per square (lists the caller may read,
             never write).
         free, free_fire: per player, a bitmask of squares.
+        calm, backed: per player, the bitmasks of the squares where ``against`` is 0 and where
+            ``support`` is above 0 (a deploy needs both).
+        taken: the bitmask of the occupied squares.
     """
 
-    __slots__ = ("against", "cover", "danger", "free", "free_fire", "support")
+    __slots__ = (
+        "against",
+        "backed",
+        "calm",
+        "cover",
+        "danger",
+        "free",
+        "free_fire",
+        "support",
+        "taken",
+    )
 
     def __init__(self) -> None:
         self.against: list[list[int]] = [[0] * NUM_SQUARES for _ in range(2)]
@@ -62,6 +78,9 @@ class PaikoMaps:
         self.danger: list[list[int]] = [[-int(h) for h in HOME[p]] for p in (0, 1)]
         self.free: list[int] = [ALL_BITS, ALL_BITS]
         self.free_fire: list[int] = [ALL_BITS, ALL_BITS]
+        self.calm: list[int] = [ALL_BITS, ALL_BITS]
+        self.backed: list[int] = [HOME_BITS[0], HOME_BITS[1]]
+        self.taken: int = 0
 
     def copy(self) -> PaikoMaps:
         """An independent copy."""
@@ -72,6 +91,9 @@ class PaikoMaps:
         new.danger = [self.danger[0].copy(), self.danger[1].copy()]
         new.free = self.free.copy()
         new.free_fire = self.free_fire.copy()
+        new.calm = self.calm.copy()
+        new.backed = self.backed.copy()
+        new.taken = self.taken
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -84,6 +106,9 @@ class PaikoMaps:
             and self.danger == other.danger
             and self.free == other.free
             and self.free_fire == other.free_fire
+            and self.calm == other.calm
+            and self.backed == other.backed
+            and self.taken == other.taken
         )
 
     def capturable(self, player: int, square: int) -> bool:
@@ -101,6 +126,7 @@ class PaikoMaps:
         danger[1][square] += BLOCKED
         free, free_fire = self.free, self.free_fire
         keep = ~BIT[square]
+        self.taken ^= BIT[square]
         own_free = free[player] & keep
         own_free_fire = free_fire[player] & keep
         opp_free = free[opponent] & keep
@@ -111,35 +137,52 @@ class PaikoMaps:
             against = self.against[opponent]
             opposed = danger[opponent]
             support = self.support[player]
+            calm, backed = self.calm, self.backed
+            opp_calm = calm[opponent]
+            own_backed = backed[player]
             for target in threat:
-                against[target] += 1
-                support[target] += 1
-                opposed[target] += 1
-                level = opposed[target]
+                count = against[target]
+                against[target] = count + 1
+                if not count:
+                    opp_calm ^= BIT[target]
+                count = support[target]
+                support[target] = count + 1
+                if not count:
+                    own_backed |= BIT[target]
+                level = opposed[target] + 1
+                opposed[target] = level
                 if level == 2:
                     opp_free &= ~BIT[target]
                 elif level == 1:
                     opp_free_fire &= ~BIT[target]
+            calm[opponent] = opp_calm
+            backed[player] = own_backed
             if kind >> 2 == FIRE:
                 own = self.against[player]
                 own_danger = danger[player]
+                own_calm = calm[player]
                 for target in threat:
-                    own[target] += 1
-                    own_danger[target] += 1
-                    level = own_danger[target]
+                    count = own[target]
+                    own[target] = count + 1
+                    if not count:
+                        own_calm ^= BIT[target]
+                    level = own_danger[target] + 1
+                    own_danger[target] = level
                     if level == 2:
                         own_free &= ~BIT[target]
                     elif level == 1:
                         own_free_fire &= ~BIT[target]
+                calm[player] = own_calm
         cover = COVER[kind][square]
         if cover:
             covered = self.cover[player]
             own_danger = danger[player]
             for target in cover:
-                covered[target] += 1
-                if covered[target] == 1:
-                    own_danger[target] -= 1
-                    level = own_danger[target]
+                count = covered[target] + 1
+                covered[target] = count
+                if count == 1:
+                    level = own_danger[target] - 1
+                    own_danger[target] = level
                     if level == 1:
                         own_free |= BIT[target]
                     elif level == 0:
@@ -160,6 +203,7 @@ class PaikoMaps:
         opposed[square] -= BLOCKED
         free, free_fire = self.free, self.free_fire
         bit = BIT[square]
+        self.taken ^= bit
         own_free = free[player] | bit if own_danger[square] < 2 else free[player]
         own_free_fire = free_fire[player] | bit if own_danger[square] < 1 else free_fire[player]
         opp_free = free[opponent] | bit if opposed[square] < 2 else free[opponent]
@@ -169,33 +213,50 @@ class PaikoMaps:
         if threat:
             against = self.against[opponent]
             support = self.support[player]
+            calm, backed = self.calm, self.backed
+            opp_calm = calm[opponent]
+            own_backed = backed[player]
             for target in threat:
-                against[target] -= 1
-                support[target] -= 1
-                opposed[target] -= 1
-                level = opposed[target]
+                count = against[target] - 1
+                against[target] = count
+                if not count:
+                    opp_calm |= BIT[target]
+                count = support[target] - 1
+                support[target] = count
+                if not count:
+                    own_backed ^= BIT[target]
+                level = opposed[target] - 1
+                opposed[target] = level
                 if level == 1:
                     opp_free |= BIT[target]
                 elif level == 0:
                     opp_free_fire |= BIT[target]
+            calm[opponent] = opp_calm
+            backed[player] = own_backed
             if kind >> 2 == FIRE:
                 own = self.against[player]
+                own_calm = calm[player]
                 for target in threat:
-                    own[target] -= 1
-                    own_danger[target] -= 1
-                    level = own_danger[target]
+                    count = own[target] - 1
+                    own[target] = count
+                    if not count:
+                        own_calm |= BIT[target]
+                    level = own_danger[target] - 1
+                    own_danger[target] = level
                     if level == 1:
                         own_free |= BIT[target]
                     elif level == 0:
                         own_free_fire |= BIT[target]
+                calm[player] = own_calm
         cover = COVER[kind][square]
         if cover:
             covered = self.cover[player]
             for target in cover:
-                covered[target] -= 1
-                if not covered[target]:
-                    own_danger[target] += 1
-                    level = own_danger[target]
+                count = covered[target] - 1
+                covered[target] = count
+                if not count:
+                    level = own_danger[target] + 1
+                    own_danger[target] = level
                     if level == 2:
                         own_free &= ~BIT[target]
                     elif level == 1:

@@ -4,7 +4,7 @@ The board is a list of 112 ints (−1 for an empty square, else ``player << 5 | 
 facing``). Beside it the state keeps the threat, cover, support and danger maps of
 :mod:`tikigames.paiko.maps`, which every placement and removal of a tile updates from the
 precomputed patterns, so that no legality test ever scans the board. Each player's occupied
-squares are kept as a set too.
+squares are kept as a sorted list too.
 
 A tile is capturable when ``against − (cover > 0) ≥ 2``. At the start of every turn no tile of
 either player is capturable (the mover's own action may not leave one, and the captures that
@@ -20,7 +20,11 @@ tile), never from a copy of the board.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from bisect import insort
+from collections.abc import Sequence
+from itertools import chain
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, cast
 
 from tikigames.core.constants import TERMINAL
 from tikigames.core.state import State
@@ -37,22 +41,21 @@ from tikigames.paiko.actions import (
 from tikigames.paiko.data import (
     ALL_SQUARES,
     BIT,
-    BOW,
     COPIES,
     COVER,
+    COVER_BITS,
     COVER_SETS,
     DRAFT_ORDER,
     DRAFTING,
-    EARTH,
     FACED,
     FACINGS,
     FIRE,
-    FIRE_REACH,
+    FIRE_REACH_BITS,
     FOLLOW_UP,
     LOTUS,
     NUM_SQUARES,
     NUM_TILES,
-    OPEN_SQUARES,
+    OPEN_BITS,
     OVER,
     PHASE_NAMES,
     PICKING,
@@ -62,10 +65,9 @@ from tikigames.paiko.data import (
     SHIFT_RANGE,
     SQUARE_INDEX,
     SQUARE_NAMES,
-    SWORD,
     TAG,
     THREAT,
-    THREAT_SETS,
+    THREAT_BITS,
     TIE_LOST,
     TIE_POINTS,
     TILES,
@@ -74,6 +76,7 @@ from tikigames.paiko.data import (
     WIN_POINTS,
     fire_unsafe,
     reach,
+    squares_of,
 )
 from tikigames.paiko.maps import BLOCKED, PaikoMaps
 
@@ -85,10 +88,17 @@ __all__ = ["PaikoState"]
 
 #: Where the board stores "no tile".
 EMPTY = -1
-#: Per kind: whether a tile of that kind can shift (and so turn or redeploy).
-MOBILE = tuple(SHIFT_RANGE[kind >> 2] > 0 for kind in range(NUM_TILES * 4))
-#: Per kind: whether it is a Sword, Bow or Earth, whose moves never change its owner's maps.
-PLAIN = tuple(kind >> 2 in (SWORD, BOW, EARTH) for kind in range(NUM_TILES * 4))
+#: Per kind, how :meth:`PaikoState._piece_moves` finds its moves: not at all (a Lotus or an
+#: Air never moves), as a Sword, Bow or Earth, as a Fire, a Sai or a Water.
+_STILL, _PLAIN, _FIRE, _SAI, _WATER = range(5)
+_HOW_TILE = (_SAI, _PLAIN, _PLAIN, _STILL, _STILL, _FIRE, _PLAIN, _WATER)
+HOW = tuple(_HOW_TILE[kind >> 2] for kind in range(NUM_TILES * 4))
+#: Per kind: whether its patterns depend on its facing (it may turn in place).
+FACED_KIND = tuple(FACED[kind >> 2] for kind in range(NUM_TILES * 4))
+#: The kind of a Water (always facing N).
+WATER_N = WATER << 2
+#: A Water whose redeploys need not cover any own tile.
+NO_EXPOSED: tuple[int, ...] = ()
 
 
 class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
@@ -145,7 +155,8 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         self._lk: PaikoTable = game.action_table
         self._board: list[int] = [EMPTY] * NUM_SQUARES
         self._maps = PaikoMaps()
-        self._tiles: list[set[int]] = [set(), set()]
+        #: Per player, the squares of their tiles, sorted.
+        self._tiles: list[list[int]] = [[], []]
         self._hand: list[list[int]] = [[0] * NUM_TILES for _ in range(2)]
         self._reserve: list[list[int]] = [[COPIES] * NUM_TILES for _ in range(2)]
         self._lost: list[int] = [0, 0]
@@ -206,7 +217,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         """Each tile on the board as ``(square, player, tile, facing)``, in square order
         (reading order as White sees the board)."""
         board = self._board
-        pieces = [(s, board[s]) for s in sorted(self._tiles[0] | self._tiles[1])]
+        pieces = [(s, board[s]) for s in sorted(self._tiles[0] + self._tiles[1])]
         return [(SQUARE_NAMES[s], p >> 5, TILES[p >> 2 & 7], FACINGS[p & 3]) for s, p in pieces]
 
     def tile_at(self, square: str) -> tuple[int, str, str] | None:
@@ -220,7 +231,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         """The squares of ``player``'s tiles on the board, in square order."""
         seat = self._check_player(player, allow_none=False)
         assert seat is not None
-        return [SQUARE_NAMES[s] for s in sorted(self._tiles[seat])]
+        return [SQUARE_NAMES[s] for s in self._tiles[seat]]
 
     def hand(self, player: int) -> list[str]:
         """``player``'s hand, tile names in canonical order."""
@@ -296,7 +307,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         """Put ``piece`` on ``square`` and add its threat, cover and points."""
         self._board[square] = piece
         player = piece >> 5
-        self._tiles[player].add(square)
+        insort(self._tiles[player], square)
         self._maps.place(square, piece)
         if piece >> 2 & 7 != LOTUS:
             self._score[player] += VALUE[player][square]
@@ -305,7 +316,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         """Take ``piece`` off ``square``: the exact inverse of :meth:`_place`."""
         self._board[square] = EMPTY
         player = piece >> 5
-        self._tiles[player].discard(square)
+        self._tiles[player].remove(square)
         self._maps.lift(square, piece)
         if piece >> 2 & 7 != LOTUS:
             self._score[player] -= VALUE[player][square]
@@ -320,7 +331,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             shifts: list[PaikoAction] = []
             turns: list[PaikoAction] = []
             sai = self._sai
-            self._tile_moves(sai, self._board[sai], (), (), shifts, turns, [])
+            self._tile_moves(sai, self._board[sai], shifts, turns)
             return [*shifts, *turns, self._lk.stay]
         if phase == PICKING:
             gives = self._lk.gives
@@ -337,170 +348,198 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         and each block is built in id order)."""
         p = self._mover
         lk = self._lk
-        board = self._board
-        against = self._maps.against[p]
+        maps = self._maps
         legal: list[PaikoAction] = []
         reserve = self._reserve[p]
         if any(reserve):
-            legal.extend(lk.legal_draws(reserve, self._exact))
-        support = self._maps.support[p]
+            legal += lk.legal_draws(reserve, self._exact)
+        mine = self._tiles[p]
+        danger = maps.danger[p]
+        # The own tiles that one more threat would make capturable (their danger counts BLOCKED).
+        fragile = [s for s in mine if danger[s] > BLOCKED]
+        shifts, turns, waters = self._piece_moves(p, mine, fragile)
         # Deploy squares of every tile but the Lotus: open, empty, no threat against p (cover
         # ignored), and in p's homeground or threatened by a tile of p.
-        targets = [s for s in OPEN_SQUARES if not against[s] and support[s] and board[s] < 0]
-        mine = sorted(self._tiles[p])
+        targets = squares_of(OPEN_BITS & maps.calm[p] & maps.backed[p] & ~maps.taken)
+        # One C call picks a row's entries on every target.
+        pick = itemgetter(*targets) if len(targets) > 1 else None
         hand = self._hand[p]
         for tile in range(NUM_TILES):
             if not hand[tile]:
                 continue
-            row = lk.deploys[tile]
             if tile == LOTUS:
-                legal += [row[s][0] for s in ALL_SQUARES if against[s] <= 2 and board[s] < 0]
-            elif tile == FIRE:
-                # A Fire adds one threat to each own tile in its pattern: it may not reach one
-                # whose threat − cover is already 1 (its danger counts BLOCKED).
-                danger = self._maps.danger[p]
-                fragile = [s for s in mine if danger[s] > BLOCKED]
-                if fragile:
-                    unsafe = fire_unsafe(fragile)
-                    legal += [
-                        action
-                        for s in targets
-                        for facing, action in enumerate(row[s])
-                        if s not in unsafe[facing]
-                    ]
-                else:
-                    legal += [action for s in targets for action in row[s]]
+                row_n = lk.deploys_n[tile]
+                board = self._board
+                against = maps.against[p]
+                legal += [row_n[s] for s in ALL_SQUARES if against[s] <= 2 and board[s] < 0]
+            elif not FACED[tile]:
+                row_n = lk.deploys_n[tile]
+                legal += map(row_n.__getitem__, targets) if pick is None else pick(row_n)
+            elif tile == FIRE and fragile:
+                # A Fire adds one threat to each own tile in its pattern: it may not reach a
+                # fragile one.
+                row = lk.deploys[tile]
+                unsafe = fire_unsafe(fragile)
+                anywhere = unsafe[4]
+                for s in targets:
+                    bit = BIT[s]
+                    if bit & anywhere:
+                        legal += [a for f, a in enumerate(row[s]) if not bit & unsafe[f]]
+                    else:
+                        legal += row[s]
             else:
-                legal += [action for s in targets for action in row[s]]
+                row = lk.deploys[tile]
+                legal += chain.from_iterable(
+                    map(row.__getitem__, targets) if pick is None else pick(row)
+                )
+        legal += shifts
+        legal += turns
+        for origin, exposed in waters:
+            row_r = cast("tuple[PaikoAction, ...]", lk.redeploys[origin])
+            if exposed:
+                legal += [row_r[t] for t in targets if self._safe(WATER_N, t, exposed)]
+            else:
+                legal += map(row_r.__getitem__, targets) if pick is None else pick(row_r)
+        return legal
+
+    def _piece_moves(
+        self, p: int, mine: list[int], fragile: list[int]
+    ) -> tuple[list[PaikoAction], list[PaikoAction], list[tuple[int, tuple[int, ...]]]]:
+        """The shifts and the turns of p's tiles on ``mine`` (sorted), in id order, and
+        ``(square, exposed)`` for each Water that may redeploy (see :meth:`_tile_moves`).
+
+        Most tiles take the fast path: lifting a Sword, Bow or Earth changes none of p's maps; a
+        Fire's lifted threat only frees the squares of its pattern whose danger is exactly 1
+        (``free`` but not ``free_fire``); a Sai or a Water changes nothing unless one of its
+        cover squares has danger exactly 1 (it may be its only cover against 2 threats) or holds
+        a fragile own tile — and a Fire needs care only with a fragile own tile in its reach. The
+        passable squares around the tile then key the memo of its shifts. The other tiles take
+        :meth:`_tile_moves`."""
+        board = self._board
+        lk = self._lk
         blocked = self._last[p] if self._limit and self._count[p] >= self._limit else -1
         shifts: list[PaikoAction] = []
         turns: list[PaikoAction] = []
-        redeploys: list[PaikoAction] = []
-        free = self._maps.free[p]
+        waters: list[tuple[int, tuple[int, ...]]] = []
+        maps = self._maps
+        free = maps.free[p]
+        free_fire = maps.free_fire[p]
+        shaky = 0
+        for s in fragile:
+            shaky |= BIT[s]
+        # Squares whose danger is exactly 1 (occupied ones have more), and fragile tiles.
+        risky = free & ~free_fire | shaky
         cache = lk.reach_memo
+        turns_from = lk.turns_from
         for square in mine:
             piece = board[square]
             kind = piece & 31
+            how = HOW[kind]
+            if how == _PLAIN:
+                passable = free
+            elif not how:
+                continue
+            elif how == _FIRE:
+                pattern = THREAT_BITS[kind][square]
+                passable = free_fire | free & pattern
+                if shaky & FIRE_REACH_BITS[square] & ~BIT[square] and square != blocked:
+                    # The fragile own tiles this Fire's new pattern must avoid: those it may
+                    # reach that stay fragile without its threat.
+                    danger = maps.danger[p]
+                    zone = FIRE_REACH_BITS[square]
+                    near = [
+                        s
+                        for s in fragile
+                        if BIT[s] & zone
+                        and s != square
+                        and danger[s] - (BIT[s] & pattern > 0) > BLOCKED
+                    ]
+                    if near:
+                        unsafe = fire_unsafe(near)
+                        key = passable & REGION[kind][square] | TAG[kind][square]
+                        shifts += lk.reached_avoiding(key, unsafe)
+                        bit = BIT[square]
+                        current = kind & 3
+                        row = lk.turns[square]
+                        turns += [row[f] for f in range(4) if f != current and not bit & unsafe[f]]
+                        continue
+            elif COVER_BITS[kind][square] & risky:
+                if square != blocked:
+                    exposed = self._tile_moves(square, piece, shifts, turns)
+                    if exposed is not None:
+                        waters.append((square, exposed))
+                continue
+            else:
+                passable = free
+                if how == _WATER and square != blocked:
+                    waters.append((square, NO_EXPOSED))
             if square == blocked:
                 continue
-            if PLAIN[kind]:
-                # A Sword, Bow or Earth: lifting it changes none of p's maps, so the memo keyed
-                # by the passable squares around it gives its shifts directly.
-                key = free & REGION[kind][square] | TAG[kind][square]
-                found = cache.get(key)
-                shifts += lk.reached(key) if found is None else found
-                if kind >> 2 == BOW:
-                    turns += lk.turns_from[square][kind & 3]
-            elif MOBILE[kind]:
-                self._tile_moves(square, piece, mine, targets, shifts, turns, redeploys)
-        legal += shifts
-        legal += turns
-        legal += redeploys
-        return legal
+            key = passable & REGION[kind][square] | TAG[kind][square]
+            found = cache.get(key)
+            shifts += lk.reached(key) if found is None else found
+            if FACED_KIND[kind]:
+                turns += turns_from[square][kind & 3]
+        return shifts, turns, waters
 
     def _tile_moves(
-        self,
-        origin: int,
-        piece: int,
-        mine: list[int] | tuple[()],
-        targets: list[int] | tuple[()],
-        shifts: list[PaikoAction],
-        turns: list[PaikoAction],
-        redeploys: list[PaikoAction],
-    ) -> None:
-        """Append the legal shifts, turns and (for a Water) redeploys of the mover's tile
-        ``piece`` on ``origin``.
+        self, origin: int, piece: int, shifts: list[PaikoAction], turns: list[PaikoAction]
+    ) -> tuple[int, ...] | None:
+        """Append the legal shifts and turns of the mover's Sai or Water ``piece`` on
+        ``origin``, the slow way (see :meth:`_piece_moves`); for a Water, return the own tiles
+        its redeploys must cover (``exposed``).
 
-        The passable squares come from the mover's ``free`` mask (``free_fire`` for a Fire),
-        corrected on the few squares where lifting the tile changes them: a Sai or a Water stops
-        covering its cover squares, a Fire stops threatening its pattern. The passable squares
-        around the tile then key a memo of its shifts. The self-capture
-        check needs two sets only: ``exposed``, own tiles the lifted tile's cover protected and
-        that are capturable without it (the move must cover them again), and ``fragile``, own
-        tiles that one more threat would make capturable (a Fire's new pattern must avoid them).
+        The passable squares come from the mover's ``free`` mask, corrected on the squares where
+        this tile is the only cover: they lose it when it is lifted. The self-capture check
+        needs ``exposed`` only: own tiles that are capturable without this tile's cover (the
+        move must cover them again).
         """
         p = piece >> 5
         tile = piece >> 2 & 7
         kind = piece & 31
-        board = self._board
-        exposed: list[int] = []
-        unsafe: tuple[frozenset[int], ...] = ()
-        base = kind & ~3
-        if tile == FIRE:
-            free = self._maps.free_fire[p]
-            danger = self._maps.danger[p]
-            pattern = THREAT_SETS[kind][origin]
-            for s in pattern:
-                if danger[s] == 1 and board[s] < 0:  # passable once this Fire is lifted
-                    free |= BIT[s]
-            # Own tiles within the Fire's reach whose threat − cover is 1 or more without it
-            # (their danger counts BLOCKED).
-            zone = FIRE_REACH[origin]
-            fragile = [
-                s
-                for s in mine
-                if s in zone and danger[s] - (s in pattern) > BLOCKED and s != origin
-            ]
-            if fragile:
-                # The squares a Fire facing f may not end on: its pattern would reach a fragile
-                # tile.
-                unsafe = fire_unsafe(fragile)
-        else:
-            free = self._maps.free[p]
-            if tile in (SAI, WATER):
-                against = self._maps.against[p]
-                cover = self._maps.cover[p]
-                for s in COVER[kind][origin]:
-                    if cover[s] == 1:  # this tile is its only cover
-                        if board[s] < 0:
-                            free = free | BIT[s] if against[s] < 2 else free & ~BIT[s]
-                        elif board[s] >> 5 == p and against[s] >= 2:
-                            exposed.append(s)
+        maps = self._maps
         lk = self._lk
+        exposed: list[int] = []
+        free = maps.free[p]
+        against = maps.against[p]
+        cover = maps.cover[p]
+        board = self._board
+        for s in COVER[kind][origin]:
+            # This tile is its only cover and it has 2 threats: passable (or safe) no more.
+            if cover[s] == 1 and against[s] >= 2:
+                if board[s] < 0:
+                    free &= ~BIT[s]
+                elif board[s] >> 5 == p:
+                    exposed.append(s)
         faced = FACED[tile]
         if exposed:
+            base = kind & ~3
             for target, actions in lk.targets(reach(origin, free, SHIFT_RANGE[tile]), origin):
                 for f in range(4) if faced else (0,):
-                    if self._safe(base | f, target, exposed, unsafe):
+                    if self._safe(base | f, target, exposed):
                         shifts.append(actions[f])
-        elif unsafe:
-            anywhere = unsafe[4]
-            for target, actions in lk.targets(reach(origin, free, 2), origin):
-                if target not in anywhere:
-                    shifts.extend(actions)
-                else:
-                    shifts += [actions[f] for f in range(4) if target not in unsafe[f]]
         else:
             key = free & REGION[kind][origin] | TAG[kind][origin]
             found = lk.reach_memo.get(key)
             shifts += lk.reached(key) if found is None else found
         if faced:
             current = kind & 3
-            if exposed or unsafe:
+            if exposed:
+                base = kind & ~3
                 row = lk.turns[origin]
                 for f in range(4):
-                    if f != current and self._safe(base | f, origin, exposed, unsafe):
+                    if f != current and self._safe(base | f, origin, exposed):
                         turns.append(row[f])
             else:
                 turns += lk.turns_from[origin][current]
-        if tile == WATER:
-            row_r = lk.redeploys[origin]
-            if exposed:
-                targets = [t for t in targets if self._safe(base, t, exposed, unsafe)]
-            redeploys += [row_r[t] for t in targets]  # type: ignore[misc]
+        return tuple(exposed) if tile == WATER else None
 
-    def _safe(
-        self, kind: int, square: int, exposed: list[int], unsafe: tuple[frozenset[int], ...]
-    ) -> bool:
-        """Whether the lifted tile put back as ``kind`` on ``square`` leaves no own tile
-        capturable (see :meth:`_tile_moves`)."""
-        if exposed:
-            covered = COVER_SETS[kind][square]
-            against = self._maps.against[self._mover]
-            for s in exposed:
-                if s not in covered or against[s] >= 3:
-                    return False
-        return not unsafe or square not in unsafe[kind & 3]
+    def _safe(self, kind: int, square: int, exposed: Sequence[int]) -> bool:
+        """Whether the lifted Sai or Water put back as ``kind`` on ``square`` covers again each
+        ``exposed`` tile (see :meth:`_tile_moves`) — and none has 3 threats."""
+        covered = COVER_SETS[kind][square]
+        against = self._maps.against[self._mover]
+        return all(s in covered and against[s] < 3 for s in exposed)
 
     # ----------------------------------------------------------------- apply / undo
 
