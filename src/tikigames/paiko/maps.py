@@ -38,7 +38,17 @@ A tile is on the maps as one int, ``player << 5 | tile << 2 | facing`` (``data``
 
 from __future__ import annotations
 
-from tikigames.paiko.data import ALL_BITS, BIT, COVER, FIRE, HOME, HOME_BITS, NUM_SQUARES, THREAT
+from tikigames.paiko.data import (
+    ALL_BITS,
+    BIT,
+    COVER,
+    FIRE,
+    HOME,
+    HOME_BITS,
+    NUM_SQUARES,
+    THREAT,
+    THREAT_BITS,
+)
 
 __all__ = ["BLOCKED", "PaikoMaps"]
 
@@ -137,42 +147,31 @@ class PaikoMaps:
             against = self.against[opponent]
             opposed = danger[opponent]
             support = self.support[player]
-            calm, backed = self.calm, self.backed
-            opp_calm = calm[opponent]
-            own_backed = backed[player]
             for target in threat:
-                count = against[target]
-                against[target] = count + 1
-                if not count:
-                    opp_calm ^= BIT[target]
-                count = support[target]
-                support[target] = count + 1
-                if not count:
-                    own_backed |= BIT[target]
+                against[target] += 1
+                support[target] += 1
                 level = opposed[target] + 1
                 opposed[target] = level
                 if level == 2:
                     opp_free &= ~BIT[target]
                 elif level == 1:
                     opp_free_fire &= ~BIT[target]
-            calm[opponent] = opp_calm
-            backed[player] = own_backed
+            # Every square of the pattern is threatened now, and supports the player's deploys.
+            pattern = THREAT_BITS[kind][square]
+            self.calm[opponent] &= ~pattern
+            self.backed[player] |= pattern
             if kind >> 2 == FIRE:
                 own = self.against[player]
                 own_danger = danger[player]
-                own_calm = calm[player]
                 for target in threat:
-                    count = own[target]
-                    own[target] = count + 1
-                    if not count:
-                        own_calm ^= BIT[target]
+                    own[target] += 1
                     level = own_danger[target] + 1
                     own_danger[target] = level
                     if level == 2:
                         own_free &= ~BIT[target]
                     elif level == 1:
                         own_free_fire &= ~BIT[target]
-                calm[player] = own_calm
+                self.calm[player] &= ~pattern
         cover = COVER[kind][square]
         if cover:
             covered = self.cover[player]
