@@ -41,6 +41,7 @@ from tikigames.paiko.data import (
     NUM_SQUARES,
     NUM_TILES,
     OPEN_SQUARES,
+    SHIFT_RANGE,
     SHIFT_TARGETS,
     SQUARE_NAMES,
     TAG_SHIFT,
@@ -125,6 +126,10 @@ class PaikoTable(ActionTable[PaikoAction]):
         turns: ``turns[square]``: the 4 turn actions (``()`` on a black square).
         redeploys: ``redeploys[src][dst]``: the redeploy action, or ``None``.
         turns_from: ``turns_from[square][facing]``: the 3 turns to the other facings.
+        slots: ``slots[kind][square]``: the candidate moves of a tile of that kind there, for
+            the rejection sampler of ``PaikoState.random_action``: every shift over an empty
+            board (:data:`SLOT_TARGETS` targets, ``None`` for those the square lacks) in each
+            facing the tile may take, then its 3 turns; ``()`` for a tile that never moves.
         stay, pass_: the two single actions.
         reach_memo: the memo of :meth:`reached` by key. The engine's hottest loop reads it
             directly (``reach_memo.get(key)``, then :meth:`reached` on a miss) to save a call
@@ -134,6 +139,7 @@ class PaikoTable(ActionTable[PaikoAction]):
     __slots__ = (
         "_avoiding_cache",
         "_draw_cache",
+        "_mask_cache",
         "_reached_cache",
         "deploys",
         "deploys_n",
@@ -145,6 +151,7 @@ class PaikoTable(ActionTable[PaikoAction]):
         "pass_",
         "reach_memo",
         "redeploys",
+        "slots",
         "stay",
         "turns",
         "turns_from",
@@ -159,6 +166,7 @@ class PaikoTable(ActionTable[PaikoAction]):
     turns: tuple[tuple[PaikoAction, ...], ...]
     turns_from: tuple[tuple[tuple[PaikoAction, ...], ...], ...]
     redeploys: tuple[tuple[PaikoAction | None, ...], ...]
+    slots: tuple[tuple[tuple[PaikoAction | None, ...], ...], ...]
     stay: PaikoAction
     gives: tuple[PaikoAction, ...]
     pass_: PaikoAction
@@ -170,6 +178,7 @@ class PaikoTable(ActionTable[PaikoAction]):
         self.reach_memo: dict[int, tuple[PaikoAction, ...]] = {}
         self._reached_cache: dict[int, tuple[PaikoAction, ...]] = {}
         self._draw_cache: dict[tuple[int, ...], tuple[PaikoAction, ...]] = {}
+        self._mask_cache: dict[int, int] = {}
         self._avoiding_cache: dict[tuple[int, int, int, int, int], tuple[PaikoAction, ...]] = {}
 
     def legal_draws(self, reserve: Sequence[int], exact: bool) -> tuple[PaikoAction, ...]:
@@ -223,6 +232,17 @@ class PaikoTable(ActionTable[PaikoAction]):
             if len(self.reach_memo) >= _REACH_CACHE_SIZE:
                 self.reach_memo.clear()
             self.reach_memo[key] = found
+        return found
+
+    def reached_mask(self, key: int) -> int:
+        """The targets a reach key allows (``data.TAG``), as a mask; memoised."""
+        found = self._mask_cache.get(key)
+        if found is None:
+            tag = key >> TAG_SHIFT
+            found = reach(tag >> 3, key, tag >> 1 & 3)
+            if len(self._mask_cache) >= _REACH_CACHE_SIZE:
+                self._mask_cache.clear()
+            self._mask_cache[key] = found
         return found
 
     def reached_avoiding(self, key: int, unsafe: tuple[int, ...]) -> tuple[PaikoAction, ...]:
@@ -366,10 +386,34 @@ def build_table() -> PaikoTable:
         for row in turns
     )
     table.redeploys = tuple(tuple(row) for row in redeploys)
+    table.slots = tuple(
+        tuple(_slots(table, kind, s) for s in ALL_SQUARES) for kind in range(NUM_TILES * 4)
+    )
     table.stay = stay
     table.gives = gives
     table.pass_ = pass_
     return table
+
+
+#: The most shift targets of a tile with a range of 1 and of 2.
+SLOT_TARGETS = (0, 4, 12)
+
+
+def _slots(table: PaikoTable, kind: int, square: int) -> tuple[PaikoAction | None, ...]:
+    """``table.slots[kind][square]``."""
+    tile, facing = kind >> 2, kind & 3
+    steps = SHIFT_RANGE[tile]
+    if not steps:
+        return ()
+    targets: list[tuple[PaikoAction, ...] | None] = [actions for _, actions in table.near[square]]
+    if steps == 2:
+        targets += [actions for _, _, actions in table.far[square]]
+    targets += [None] * (SLOT_TARGETS[steps] - len(targets))
+    if not FACED[tile]:
+        return tuple(None if actions is None else actions[0] for actions in targets)
+    shifts = [None if actions is None else actions[f] for actions in targets for f in range(4)]
+    turns = table.turns_from[square][facing] if table.turns[square] else (None,) * 3
+    return (*shifts, *turns)
 
 
 def normalize(text: str) -> str:

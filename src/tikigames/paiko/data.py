@@ -9,8 +9,9 @@ bits (``tile << 2 | facing``) are its *kind*, the index of the pattern tables.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import chain
+from itertools import accumulate, chain
 from operator import getitem
 from typing import Final
 
@@ -242,6 +243,23 @@ def squares_of(mask: int) -> list[int]:
     return list(
         chain.from_iterable(map(getitem, BYTE_SQUARES, mask.to_bytes(MASK_BYTES, "little")))
     )
+
+
+#: The number of squares of each byte value.
+_POPCOUNTS: Final = bytes(bin(b).count("1") for b in range(256))
+
+
+def nth_square(mask: int, n: int) -> int:
+    """The ``n``-th square of ``mask`` (from 0, in index order), without listing them: the
+    byte holding it is found by a binary search in the running counts of the bytes' squares.
+
+    >>> nth_square(BIT[SQUARE_INDEX["g14"]] | BIT[SQUARE_INDEX["a8"]], 1) == SQUARE_INDEX["a8"]
+    True
+    """
+    data = mask.to_bytes(MASK_BYTES, "little")
+    counts = list(accumulate(data.translate(_POPCOUNTS)))
+    i = bisect_right(counts, n)
+    return BYTE_SQUARES[i][data[i]][n - counts[i - 1] if i else n]
 
 
 #: ``NEAR_BITS[s]``, ``FAR_BITS[s]``: the one-step and two-step shift targets from s.

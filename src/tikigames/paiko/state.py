@@ -24,6 +24,7 @@ from bisect import insort
 from collections.abc import Sequence
 from itertools import chain
 from operator import itemgetter
+from random import Random
 from typing import TYPE_CHECKING, Any, cast
 
 from tikigames.core.constants import TERMINAL
@@ -34,11 +35,14 @@ from tikigames.paiko.actions import (
     DRAW,
     GIVE,
     PASS,
+    SLOT_TARGETS,
     STAY,
+    TURN,
     PaikoAction,
     PaikoTable,
 )
 from tikigames.paiko.data import (
+    ALL_BITS,
     ALL_SQUARES,
     BIT,
     COPIES,
@@ -75,6 +79,7 @@ from tikigames.paiko.data import (
     WATER,
     WIN_POINTS,
     fire_unsafe,
+    nth_square,
     reach,
     squares_of,
 )
@@ -95,6 +100,38 @@ _HOW_TILE = (_SAI, _PLAIN, _PLAIN, _STILL, _STILL, _FIRE, _PLAIN, _WATER)
 HOW = tuple(_HOW_TILE[kind >> 2] for kind in range(NUM_TILES * 4))
 #: Per kind: whether its patterns depend on its facing (it may turn in place).
 FACED_KIND = tuple(FACED[kind >> 2] for kind in range(NUM_TILES * 4))
+#: Per kind, the group of the mover lists (``PaikoState._movers``): 0 for a Sai, Bow or Fire
+#: (:data:`FACED_SLOTS` slots: 12 shift targets in 4 facings, then 3 turns), 1 for a Sword, 2
+#: for a Water (12 slots, then a Water's redeploys), 3 for an Earth (4); −1 for a tile that never
+#: moves.
+GROUP = tuple((0, 1, 0, -1, -1, 0, 3, 2)[kind >> 2] for kind in range(NUM_TILES * 4))
+FACED_SLOTS = 4 * SLOT_TARGETS[2] + 3
+#: A Sai's or a Water's moves never need the fragile tiles.
+NO_FRAGILE: list[int] = []
+
+
+def _deploy_profile(hand: tuple[int, ...]) -> tuple[int, bool, tuple[int, ...]]:
+    """For a hand (counts by tile): the deploy candidates per target square (4 per faced tile,
+    1 per other tile but the Lotus), whether it holds a Lotus, and its tiles in order."""
+    tiles = tuple(tile for tile in range(NUM_TILES) if hand[tile])
+    per_target = sum(4 if FACED[tile] else 1 for tile in tiles if tile != LOTUS)
+    return per_target, LOTUS in tiles, tiles
+
+
+_PROFILES: dict[tuple[int, ...], tuple[int, bool, tuple[int, ...]]] = {}
+
+
+def _in_hand(hand: list[int]) -> tuple[int, bool, tuple[int, ...]]:
+    """:func:`_deploy_profile`, memoised (a hand holds at most 3 of each tile)."""
+    key = tuple(hand)
+    found = _PROFILES.get(key)
+    if found is None:
+        found = _PROFILES[key] = _deploy_profile(key)
+    return found
+
+
+#: How many candidates :meth:`PaikoState.random_action` draws before it lists the legal actions.
+ATTEMPTS = 12
 #: The kind of a Water (always facing N).
 WATER_N = WATER << 2
 #: A Water whose redeploys need not cover any own tile.
@@ -133,6 +170,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         "_maps",
         "_max_turns",
         "_mover",
+        "_movers",
         "_passes",
         "_phase",
         "_picks",
@@ -157,6 +195,9 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         self._maps = PaikoMaps()
         #: Per player, the squares of their tiles, sorted.
         self._tiles: list[list[int]] = [[], []]
+        #: Per player and group (:data:`GROUP`), the squares of their tiles that may move,
+        #: sorted: the rejection sampler of :meth:`random_action` draws among their slots.
+        self._movers: list[list[list[int]]] = [[[], [], [], []], [[], [], [], []]]
         self._hand: list[list[int]] = [[0] * NUM_TILES for _ in range(2)]
         self._reserve: list[list[int]] = [[COPIES] * NUM_TILES for _ in range(2)]
         self._lost: list[int] = [0, 0]
@@ -308,6 +349,9 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         self._board[square] = piece
         player = piece >> 5
         insort(self._tiles[player], square)
+        group = GROUP[piece & 31]
+        if group >= 0:
+            insort(self._movers[player][group], square)
         self._maps.place(square, piece)
         if piece >> 2 & 7 != LOTUS:
             self._score[player] += VALUE[player][square]
@@ -317,6 +361,9 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         self._board[square] = EMPTY
         player = piece >> 5
         self._tiles[player].remove(square)
+        group = GROUP[piece & 31]
+        if group >= 0:
+            self._movers[player][group].remove(square)
         self._maps.lift(square, piece)
         if piece >> 2 & 7 != LOTUS:
             self._score[player] -= VALUE[player][square]
@@ -541,6 +588,176 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         against = self._maps.against[self._mover]
         return all(s in covered and against[s] < 3 for s in exposed)
 
+    def _fragile(self, p: int) -> list[int]:
+        """p's tiles that one more threat would make capturable (their danger counts
+        BLOCKED), in square order."""
+        danger = self._maps.danger[p]
+        return [s for s in self._tiles[p] if danger[s] > BLOCKED]
+
+    def random_action(self, rng: Random) -> PaikoAction:
+        """One legal action drawn uniformly from ``rng`` — during a turn without listing them.
+
+        In the phase ``play`` (with no legal list cached) this is a rejection sampler. Each
+        legal action is exactly one *candidate*: a legal draw; a deploy of a tile in hand on a
+        deploy square (a Lotus: on any empty square) in a facing it may take; one of the slots
+        (``PaikoTable.slots``: a shift over an empty board, or a turn) of each tile that may
+        move; a Water's redeploy on a deploy square. The candidates are counted without a look
+        at the board (the deploy squares are a mask, the tiles that move are listed by group),
+        one is drawn uniformly with one ``rng.random()``, and it is returned if legal — a check
+        of that one tile's moves, as :meth:`_piece_moves` finds them — else another is drawn.
+        What is returned is then uniform over the legal actions (about 1.5 draws on average).
+        After :data:`ATTEMPTS` misses (or with no candidate: only ``pass`` is legal) the legal
+        list is built, cached, and drawn from with one more ``rng.random()``, which is uniform
+        too. The other phases draw from the (short) legal list, one ``rng.random()``.
+
+        The action is not the one the base class draws from the same ``rng``, and a call may
+        take more than one ``rng.random()``; the distribution is the same.
+        """
+        if self._phase != PLAYING or self._legal is not None:
+            return super().random_action(rng)
+        p = self._mover
+        lk = self._lk
+        maps = self._maps
+        reserve = self._reserve[p]
+        draws = lk.legal_draws(reserve, self._exact) if any(reserve) else ()
+        n_draws = len(draws)
+        taken = maps.taken
+        targets = OPEN_BITS & maps.calm[p] & maps.backed[p] & ~taken
+        n_targets = targets.bit_count()
+        # Deploy candidates: on every target for each tile in hand, in each facing it may take
+        # (a Lotus: on every empty square).
+        in_hand = _in_hand(self._hand[p])
+        empty = NUM_SQUARES - taken.bit_count()
+        n_deploys = n_targets * in_hand[0] + (empty if in_hand[1] else 0)
+        faced, swords, waters, earths = self._movers[p]
+        n_faced = len(faced) * FACED_SLOTS
+        n_swords = len(swords) * SLOT_TARGETS[2]
+        water_slots = SLOT_TARGETS[2] + n_targets
+        n_waters = len(waters) * water_slots
+        total = n_draws + n_deploys + n_faced + n_swords + n_waters + len(earths) * SLOT_TARGETS[1]
+        blocked = self._last[p] if self._limit and self._count[p] >= self._limit else -1
+        board = self._board
+        fragile: list[int] | None = None
+        for _ in range(ATTEMPTS if total else 0):
+            k = int(rng.random() * total)
+            if k >= total:
+                k = total - 1
+            if k < n_draws:
+                return draws[k]
+            k -= n_draws
+            if k < n_deploys:
+                for tile in in_hand[2]:
+                    size = empty if tile == LOTUS else n_targets << 2 if FACED[tile] else n_targets
+                    if k < size:
+                        break
+                    k -= size
+                if tile == LOTUS:
+                    s = nth_square(ALL_BITS & ~taken, k)
+                    if maps.against[p][s] <= 2:
+                        return lk.deploys_n[LOTUS][s]
+                    continue
+                if not FACED[tile]:
+                    return lk.deploys_n[tile][nth_square(targets, k)]
+                s = nth_square(targets, k >> 2)
+                if tile == FIRE:
+                    if fragile is None:
+                        fragile = self._fragile(p)
+                    if fragile and BIT[s] & fire_unsafe(fragile)[k & 3]:
+                        continue
+                return lk.deploys[tile][s][k & 3]
+            k -= n_deploys
+            if k < n_faced:
+                square = faced[k // FACED_SLOTS]
+                slot = k % FACED_SLOTS
+            else:
+                k -= n_faced
+                if k < n_swords:
+                    square = swords[k // SLOT_TARGETS[2]]
+                    slot = k % SLOT_TARGETS[2]
+                else:
+                    k -= n_swords
+                    if k < n_waters:
+                        square = waters[k // water_slots]
+                        slot = k % water_slots
+                    else:
+                        k -= n_waters
+                        square = earths[k // SLOT_TARGETS[1]]
+                        slot = k % SLOT_TARGETS[1]
+            if square == blocked:
+                continue
+            piece = board[square]
+            if slot >= SLOT_TARGETS[2] and piece & 31 == WATER_N:  # a redeploy
+                target = nth_square(targets, slot - SLOT_TARGETS[2])
+                exposed = self._exposed(square, piece)
+                if not exposed or self._safe(WATER_N, target, exposed):
+                    return cast(PaikoAction, lk.redeploys[square][target])
+                continue
+            action = lk.slots[piece & 31][square][slot]
+            if action is None:
+                continue
+            if HOW[piece & 31] == _FIRE:
+                if fragile is None:
+                    fragile = self._fragile(p)
+                if self._allows(square, piece, action, fragile):
+                    return action
+            elif self._allows(square, piece, action, NO_FRAGILE):
+                return action
+        return super().random_action(rng)
+
+    def _exposed(self, square: int, piece: int) -> list[int]:
+        """The own tiles that the mover's Sai or Water ``piece`` on ``square`` alone covers
+        and that are capturable without it (its moves must cover them again), as
+        :meth:`_tile_moves` finds them."""
+        p = piece >> 5
+        maps = self._maps
+        against = maps.against[p]
+        cover = maps.cover[p]
+        board = self._board
+        return [
+            s
+            for s in COVER[piece & 31][square]
+            if cover[s] == 1 and against[s] >= 2 and board[s] >= 0 and board[s] >> 5 == p
+        ]
+
+    def _allows(self, square: int, piece: int, action: PaikoAction, fragile: list[int]) -> bool:
+        """Whether ``action``, a shift or a turn of the mover's tile ``piece`` on ``square`` (not
+        blocked by the move limit), is legal: :meth:`_piece_moves` for that tile alone.
+        ``fragile``: :meth:`_fragile`, for a Fire."""
+        p = piece >> 5
+        kind = piece & 31
+        how = HOW[kind]
+        maps = self._maps
+        free = maps.free[p]
+        if how == _PLAIN:
+            passable = free
+        elif how == _FIRE:
+            pattern = THREAT_BITS[kind][square]
+            passable = maps.free_fire[p] | free & pattern
+            danger = maps.danger[p]
+            zone = FIRE_REACH_BITS[square]
+            near = [
+                s
+                for s in fragile
+                if BIT[s] & zone and s != square and danger[s] - (BIT[s] & pattern > 0) > BLOCKED
+            ]
+            if near and BIT[action.dst] & fire_unsafe(near)[action.facing]:
+                return False
+        else:
+            # A Sai or a Water: the slow way if it is the only cover of a square with 2 threats.
+            against = maps.against[p]
+            cover = maps.cover[p]
+            for s in COVER[kind][square]:
+                if cover[s] == 1 and against[s] >= 2:
+                    shifts: list[PaikoAction] = []
+                    turns: list[PaikoAction] = []
+                    self._tile_moves(square, piece, shifts, turns)
+                    return action in (turns if action.kind == TURN else shifts)
+            passable = free
+        if action.kind == TURN:
+            return True
+        key = passable & REGION[kind][square] | TAG[kind][square]
+        return bool(self._lk.reached_mask(key) & BIT[action.dst])
+
     # ----------------------------------------------------------------- apply / undo
 
     def _snapshot(self) -> tuple[int, ...]:
@@ -741,6 +958,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         new._board = self._board.copy()
         new._maps = self._maps.copy()
         new._tiles = [self._tiles[0].copy(), self._tiles[1].copy()]
+        new._movers = [[squares.copy() for squares in groups] for groups in self._movers]
         new._hand = [self._hand[0].copy(), self._hand[1].copy()]
         new._reserve = [self._reserve[0].copy(), self._reserve[1].copy()]
         new._lost = self._lost.copy()
