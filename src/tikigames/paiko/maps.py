@@ -81,30 +81,44 @@ class PaikoMaps:
         "taken",
     )
 
-    def __init__(self) -> None:
-        self.against: list[list[int]] = [[0] * NUM_SQUARES for _ in range(2)]
-        self.cover: list[list[int]] = [[int(h) for h in HOME[p]] for p in (0, 1)]
-        self.support: list[list[int]] = [[int(h) for h in HOME[p]] for p in (0, 1)]
-        self.danger: list[list[int]] = [[-int(h) for h in HOME[p]] for p in (0, 1)]
-        self.free: list[int] = [ALL_BITS, ALL_BITS]
-        self.free_fire: list[int] = [ALL_BITS, ALL_BITS]
-        self.calm: list[int] = [ALL_BITS, ALL_BITS]
-        self.backed: list[int] = [HOME_BITS[0], HOME_BITS[1]]
-        self.taken: int = 0
+    against: list[list[int]]
+    cover: list[list[int]]
+    support: list[list[int]]
+    danger: list[list[int]]
+    free: list[int]
+    free_fire: list[int]
+    calm: list[int]
+    backed: list[int]
+    taken: int
+
+    def __init__(self, source: PaikoMaps | None = None) -> None:
+        """The empty board's maps, or a copy of ``source``'s."""
+        if source is not None:
+            # A copy is built by the constructor: compiled by mypyc, ``PaikoMaps.__new__``
+            # would run ``__init__`` (an empty board's maps, built and thrown away) anyway.
+            self.against = [source.against[0].copy(), source.against[1].copy()]
+            self.cover = [source.cover[0].copy(), source.cover[1].copy()]
+            self.support = [source.support[0].copy(), source.support[1].copy()]
+            self.danger = [source.danger[0].copy(), source.danger[1].copy()]
+            self.free = source.free.copy()
+            self.free_fire = source.free_fire.copy()
+            self.calm = source.calm.copy()
+            self.backed = source.backed.copy()
+            self.taken = source.taken
+            return
+        self.against = [[0] * NUM_SQUARES for _ in range(2)]
+        self.cover = [[int(h) for h in HOME[p]] for p in (0, 1)]
+        self.support = [[int(h) for h in HOME[p]] for p in (0, 1)]
+        self.danger = [[-int(h) for h in HOME[p]] for p in (0, 1)]
+        self.free = [ALL_BITS, ALL_BITS]
+        self.free_fire = [ALL_BITS, ALL_BITS]
+        self.calm = [ALL_BITS, ALL_BITS]
+        self.backed = [HOME_BITS[0], HOME_BITS[1]]
+        self.taken = 0
 
     def copy(self) -> PaikoMaps:
         """An independent copy."""
-        new = PaikoMaps.__new__(PaikoMaps)
-        new.against = [self.against[0].copy(), self.against[1].copy()]
-        new.cover = [self.cover[0].copy(), self.cover[1].copy()]
-        new.support = [self.support[0].copy(), self.support[1].copy()]
-        new.danger = [self.danger[0].copy(), self.danger[1].copy()]
-        new.free = self.free.copy()
-        new.free_fire = self.free_fire.copy()
-        new.calm = self.calm.copy()
-        new.backed = self.backed.copy()
-        new.taken = self.taken
-        return new
+        return PaikoMaps(self)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PaikoMaps):
