@@ -41,9 +41,11 @@ from tikigames.paiko.data import (
     NUM_SQUARES,
     NUM_TILES,
     OPEN_SQUARES,
+    REGION,
     SHIFT_RANGE,
     SHIFT_TARGETS,
     SQUARE_NAMES,
+    TAG,
     TAG_SHIFT,
     TILE_INDEX,
     TILES,
@@ -126,6 +128,9 @@ class PaikoTable(ActionTable[PaikoAction]):
         turns: ``turns[square]``: the 4 turn actions (``()`` on a black square).
         redeploys: ``redeploys[src][dst]``: the redeploy action, or ``None``.
         turns_from: ``turns_from[square][facing]``: the 3 turns to the other facings.
+        moves: ``moves[kind][square]``: ``(REGION, TAG, turns)`` of a tile of that kind there
+            (``data.TAG``; its 3 turns to the other facings if it may turn, else ``()``), in one
+            lookup for the engine's loop over the tiles.
         slots: ``slots[kind][square]``: the candidate moves of a tile of that kind there, for
             the rejection sampler of ``PaikoState.random_action``: every shift over an empty
             board (:data:`SLOT_TARGETS` targets, ``None`` for those the square lacks) in each
@@ -138,8 +143,9 @@ class PaikoTable(ActionTable[PaikoAction]):
 
     __slots__ = (
         "_avoiding_cache",
+        "_avoiding_old",
         "_draw_cache",
-        "_mask_cache",
+        "_reach_old",
         "_reached_cache",
         "deploys",
         "deploys_n",
@@ -147,6 +153,7 @@ class PaikoTable(ActionTable[PaikoAction]):
         "draws",
         "far",
         "gives",
+        "moves",
         "near",
         "pass_",
         "reach_memo",
@@ -165,6 +172,7 @@ class PaikoTable(ActionTable[PaikoAction]):
     far: tuple[tuple[tuple[int, tuple[int, ...], tuple[PaikoAction, ...]], ...], ...]
     turns: tuple[tuple[PaikoAction, ...], ...]
     turns_from: tuple[tuple[tuple[PaikoAction, ...], ...], ...]
+    moves: tuple[tuple[tuple[int, int, tuple[PaikoAction, ...]], ...], ...]
     redeploys: tuple[tuple[PaikoAction | None, ...], ...]
     slots: tuple[tuple[tuple[PaikoAction | None, ...], ...], ...]
     stay: PaikoAction
@@ -178,8 +186,9 @@ class PaikoTable(ActionTable[PaikoAction]):
         self.reach_memo: dict[int, tuple[PaikoAction, ...]] = {}
         self._reached_cache: dict[int, tuple[PaikoAction, ...]] = {}
         self._draw_cache: dict[tuple[int, ...], tuple[PaikoAction, ...]] = {}
-        self._mask_cache: dict[int, int] = {}
+        self._reach_old: dict[int, tuple[PaikoAction, ...]] = {}
         self._avoiding_cache: dict[tuple[int, int, int, int, int], tuple[PaikoAction, ...]] = {}
+        self._avoiding_old: dict[tuple[int, int, int, int, int], tuple[PaikoAction, ...]] = {}
 
     def legal_draws(self, reserve: Sequence[int], exact: bool) -> tuple[PaikoAction, ...]:
         """The draws a reserve allows (only those of min(3, reserve) tiles when ``exact``),
@@ -212,8 +221,13 @@ class PaikoTable(ActionTable[PaikoAction]):
 
         Memoised twice: by the key itself (:attr:`reach_memo`), and by the targets reached, so
         that the many keys leading to the same targets share one tuple and a new key costs a
-        bitmask step and a lookup."""
+        bitmask step and a lookup. The memo by key keeps two generations: when it is full it
+        becomes the old one, whose keys move back to the new one as they are met again — the
+        keys in use stay, the others go."""
         found = self.reach_memo.get(key)
+        if found is not None:
+            return found
+        found = self._reach_old.get(key)
         if found is None:
             tag = key >> TAG_SHIFT
             origin, steps, faced = tag >> 3, tag >> 1 & 3, tag & 1
@@ -229,26 +243,21 @@ class PaikoTable(ActionTable[PaikoAction]):
                 if len(self._reached_cache) >= _REACHED_CACHE_SIZE:
                     self._reached_cache.clear()
                 self._reached_cache[reached_key] = found
-            if len(self.reach_memo) >= _REACH_CACHE_SIZE:
-                self.reach_memo.clear()
-            self.reach_memo[key] = found
+        if len(self.reach_memo) >= _REACH_CACHE_SIZE:
+            self._reach_old = self.reach_memo
+            self.reach_memo = {}
+        self.reach_memo[key] = found
         return found
 
     def reached_mask(self, key: int) -> int:
-        """The targets a reach key allows (``data.TAG``), as a mask; memoised."""
-        found = self._mask_cache.get(key)
-        if found is None:
-            tag = key >> TAG_SHIFT
-            found = reach(tag >> 3, key, tag >> 1 & 3)
-            if len(self._mask_cache) >= _REACH_CACHE_SIZE:
-                self._mask_cache.clear()
-            self._mask_cache[key] = found
-        return found
+        """The targets a reach key allows (``data.TAG``), as a mask."""
+        tag = key >> TAG_SHIFT
+        return reach(tag >> 3, key, tag >> 1 & 3)
 
     def reached_avoiding(self, key: int, unsafe: tuple[int, ...]) -> tuple[PaikoAction, ...]:
         """The shifts of :meth:`reached` but those ending, in facing f, on a square of the mask
         ``unsafe[f]``: a Fire's shifts that spare the fragile own tiles. Memoised by the key and
-        the unsafe squares of the region the key covers."""
+        the unsafe squares of the region the key covers, in two generations as :meth:`reached`."""
         region = key & _REGION_BITS
         memo_key = (
             key,
@@ -258,15 +267,19 @@ class PaikoTable(ActionTable[PaikoAction]):
             unsafe[3] & region,
         )
         found = self._avoiding_cache.get(memo_key)
+        if found is not None:
+            return found
+        found = self._avoiding_old.get(memo_key)
         if found is None:
             found = tuple(
                 action
                 for action in self.reached(key)
                 if not BIT[action.dst] & unsafe[action.facing]
             )
-            if len(self._avoiding_cache) >= _REACH_CACHE_SIZE:
-                self._avoiding_cache.clear()
-            self._avoiding_cache[memo_key] = found
+        if len(self._avoiding_cache) >= _AVOIDING_CACHE_SIZE:
+            self._avoiding_old = self._avoiding_cache
+            self._avoiding_cache = {}
+        self._avoiding_cache[memo_key] = found
         return found
 
     def targets(self, mask: int, origin: int) -> list[tuple[int, tuple[PaikoAction, ...]]]:
@@ -277,11 +290,14 @@ class PaikoTable(ActionTable[PaikoAction]):
         ] + [(target, actions) for target, _, actions in self.far[origin] if mask & BIT[target]]
 
 
-#: The memo of :meth:`PaikoTable.reached` by key starts over when it holds this many keys (about
-#: 150 bytes each; the tuples are shared).
+#: The memo of :meth:`PaikoTable.reached` by key starts a new generation when it holds this many
+#: keys (about 100 bytes each; the tuples are shared; two generations at most) …
 _REACH_CACHE_SIZE = 100_000
-#: … and by targets when it holds this many tuples (about 400 bytes each).
+#: … its memo by targets starts over when it holds this many tuples (about 400 bytes each) …
 _REACHED_CACHE_SIZE = 50_000
+#: … and the memo of :meth:`PaikoTable.reached_avoiding` starts a new generation at this many keys
+#: (about 250 bytes each).
+_AVOIDING_CACHE_SIZE = 40_000
 #: The bits of a reach key below its tag: the passable squares.
 _REGION_BITS = (1 << TAG_SHIFT) - 1
 
@@ -386,6 +402,17 @@ def build_table() -> PaikoTable:
         for row in turns
     )
     table.redeploys = tuple(tuple(row) for row in redeploys)
+    table.moves = tuple(
+        tuple(
+            (
+                REGION[kind][s],
+                TAG[kind][s],
+                table.turns_from[s][kind & 3] if FACED[kind >> 2] and turns[s] else (),
+            )
+            for s in ALL_SQUARES
+        )
+        for kind in range(NUM_TILES * 4)
+    )
     table.slots = tuple(
         tuple(_slots(table, kind, s) for s in ALL_SQUARES) for kind in range(NUM_TILES * 4)
     )

@@ -477,19 +477,26 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         # Squares whose danger is exactly 1 (occupied ones have more), and fragile tiles.
         risky = free & ~free_fire | shaky
         cache = lk.reach_memo
-        turns_from = lk.turns_from
+        moves = lk.moves
         for square in mine:
             piece = board[square]
             kind = piece & 31
             how = HOW[kind]
             if how == _PLAIN:
-                passable = free
-            elif not how:
+                if square != blocked:
+                    region, tag, turn = moves[kind][square]
+                    key = free & region | tag
+                    found = cache.get(key)
+                    shifts += lk.reached(key) if found is None else found
+                    turns += turn
                 continue
-            elif how == _FIRE:
+            if not how or square == blocked:
+                continue
+            region, tag, turn = moves[kind][square]
+            if how == _FIRE:
                 pattern = THREAT_BITS[kind][square]
                 passable = free_fire | free & pattern
-                if shaky & FIRE_REACH_BITS[square] & ~BIT[square] and square != blocked:
+                if shaky & FIRE_REACH_BITS[square] & ~BIT[square]:
                     # The fragile own tiles this Fire's new pattern must avoid: those it may
                     # reach that stay fragile without its threat.
                     danger = maps.danger[p]
@@ -503,30 +510,25 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
                     ]
                     if near:
                         unsafe = fire_unsafe(near)
-                        key = passable & REGION[kind][square] | TAG[kind][square]
-                        shifts += lk.reached_avoiding(key, unsafe)
+                        shifts += lk.reached_avoiding(passable & region | tag, unsafe)
                         bit = BIT[square]
                         current = kind & 3
                         row = lk.turns[square]
                         turns += [row[f] for f in range(4) if f != current and not bit & unsafe[f]]
                         continue
             elif COVER_BITS[kind][square] & risky:
-                if square != blocked:
-                    exposed = self._tile_moves(square, piece, shifts, turns)
-                    if exposed is not None:
-                        waters.append((square, exposed))
+                exposed = self._tile_moves(square, piece, shifts, turns)
+                if exposed is not None:
+                    waters.append((square, exposed))
                 continue
             else:
                 passable = free
-                if how == _WATER and square != blocked:
+                if how == _WATER:
                     waters.append((square, NO_EXPOSED))
-            if square == blocked:
-                continue
-            key = passable & REGION[kind][square] | TAG[kind][square]
+            key = passable & region | tag
             found = cache.get(key)
             shifts += lk.reached(key) if found is None else found
-            if FACED_KIND[kind]:
-                turns += turns_from[square][kind & 3]
+            turns += turn
         return shifts, turns, waters
 
     def _tile_moves(
