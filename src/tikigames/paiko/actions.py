@@ -292,7 +292,7 @@ class PaikoTable(ActionTable[PaikoAction]):
 
 #: The memo of :meth:`PaikoTable.reached` by key starts a new generation when it holds this many
 #: keys (about 100 bytes each; the tuples are shared; two generations at most) …
-_REACH_CACHE_SIZE = 100_000
+_REACH_CACHE_SIZE = 200_000
 #: … its memo by targets starts over when it holds this many tuples (about 400 bytes each) …
 _REACHED_CACHE_SIZE = 50_000
 #: … and the memo of :meth:`PaikoTable.reached_avoiding` starts a new generation at this many keys

@@ -35,6 +35,8 @@ from tikigames.paiko.actions import (
     DRAW,
     GIVE,
     PASS,
+    REDEPLOY,
+    SHIFT,
     SLOT_TARGETS,
     STAY,
     TURN,
@@ -778,6 +780,25 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
 
     def _do(self, action: PaikoAction) -> None:
         kind = action.kind
+        if SHIFT <= kind <= REDEPLOY:  # a shift, a turn in place or a Water's redeploy: most
+            snapshot = self._snapshot()
+            p = self._mover
+            src, dst = action.src, action.dst
+            moved = self._board[src]
+            self._lift(src, moved)
+            piece = moved & ~3 | action.facing
+            self._place(dst, piece)
+            if self._limit:
+                last = self._last
+                self._count[p] = self._count[p] + 1 if last[p] == src else 1
+                last[p] = dst
+            self._passes = 0
+            self._phase = PLAYING
+            self._sai = -1
+            self._undo.append((snapshot, self._capture(p, piece, dst), moved))
+            if not self._picks:
+                self._finish_turn()
+            return
         if kind == DRAFT:
             player = DRAFT_ORDER[self._step]
             self._reserve[player][action.tile] -= 1
@@ -825,23 +846,9 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             self._phase = PLAYING
             self._sai = -1
             removed = self._capture(p, self._board[square], square)
-        elif kind == PASS:
+        else:  # a pass
             self._reset_moves(p)
             self._passes += 1
-        else:  # a shift, a turn in place or a Water's redeploy
-            src, dst = action.src, action.dst
-            moved = self._board[src]
-            self._lift(src, moved)
-            piece = moved & ~3 | action.facing
-            self._place(dst, piece)
-            if self._limit:
-                last = self._last
-                self._count[p] = self._count[p] + 1 if last[p] == src else 1
-                last[p] = dst
-            self._passes = 0
-            self._phase = PLAYING
-            self._sai = -1
-            removed = self._capture(p, piece, dst)
         self._undo.append((snapshot, removed, moved))
         if not self._picks:
             self._finish_turn()
@@ -859,6 +866,8 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         can expose more tiles, so their squares are checked again. Then every marked tile is
         removed at once. Returns ``(square, piece)`` of each removed tile.
         """
+        if not THREAT_BITS[piece & 31][square] & self._maps.taken:
+            return ()
         q = 1 - p
         board = self._board
         work = [s for s in THREAT[piece & 31][square] if board[s] >= 0 and board[s] >> 5 == q]
