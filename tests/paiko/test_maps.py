@@ -66,6 +66,9 @@ def recount(board: Board) -> PaikoMaps:
     maps.against, maps.cover, maps.support, maps.danger = against, cover, support, danger
     maps.free = [sum(BIT[s] for s in range(NUM_SQUARES) if danger[p][s] < 2) for p in (0, 1)]
     maps.free_fire = [sum(BIT[s] for s in range(NUM_SQUARES) if danger[p][s] < 1) for p in (0, 1)]
+    maps.calm = [sum(BIT[s] for s in range(NUM_SQUARES) if not against[p][s]) for p in (0, 1)]
+    maps.backed = [sum(BIT[s] for s in range(NUM_SQUARES) if support[p][s] > 0) for p in (0, 1)]
+    maps.taken = sum(BIT[s] for s in board)
     return maps
 
 

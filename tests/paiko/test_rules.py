@@ -864,6 +864,13 @@ def test_pass_only_when_nothing_else_is_legal() -> None:
     assert state.observation(0).last_moved[0] == (None, 0)
 
 
+def test_random_action_draws_the_only_pass() -> None:
+    """No candidate of the rejection sampler is legal: it lists the legal actions instead."""
+    state = replay(PASS_AT)
+    for seed in range(3):
+        assert state.clone().random_action(random.Random(seed)).text == "pass"
+
+
 def test_pass_is_illegal_while_another_action_is() -> None:
     state = replay(PASS_AT + 1)  # Black to act, with moves
     assert len(state.legal_actions()) > 1 and "pass" not in {a.text for a in state.legal_actions()}

@@ -41,8 +41,11 @@ from tikigames.paiko.data import (
     NUM_SQUARES,
     NUM_TILES,
     OPEN_SQUARES,
+    REGION,
+    SHIFT_RANGE,
     SHIFT_TARGETS,
     SQUARE_NAMES,
+    TAG,
     TAG_SHIFT,
     TILE_INDEX,
     TILES,
@@ -117,6 +120,7 @@ class PaikoTable(ActionTable[PaikoAction]):
         drafts, gives: by tile.
         draws: every draw, in id order.
         deploys: ``deploys[tile][square]``: the deploy actions there (4 facings or N only).
+        deploys_n: ``deploys_n[tile][square]``: the one facing N.
         near: ``near[square]``: ``(target, actions by facing)`` for each one-step target of a
             shift from there, in id order (``data.SHIFT_TARGETS``).
         far: ``far[square]``: ``(target, middles, actions by facing)`` for each two-step target,
@@ -124,6 +128,13 @@ class PaikoTable(ActionTable[PaikoAction]):
         turns: ``turns[square]``: the 4 turn actions (``()`` on a black square).
         redeploys: ``redeploys[src][dst]``: the redeploy action, or ``None``.
         turns_from: ``turns_from[square][facing]``: the 3 turns to the other facings.
+        moves: ``moves[kind][square]``: ``(REGION, TAG, turns)`` of a tile of that kind there
+            (``data.TAG``; its 3 turns to the other facings if it may turn, else ``()``), in one
+            lookup for the engine's loop over the tiles.
+        slots: ``slots[kind][square]``: the candidate moves of a tile of that kind there, for
+            the rejection sampler of ``PaikoState.random_action``: every shift over an empty
+            board (:data:`SLOT_TARGETS` targets, ``None`` for those the square lacks) in each
+            facing the tile may take, then its 3 turns; ``()`` for a tile that never moves.
         stay, pass_: the two single actions.
         reach_memo: the memo of :meth:`reached` by key. The engine's hottest loop reads it
             directly (``reach_memo.get(key)``, then :meth:`reached` on a miss) to save a call
@@ -131,17 +142,23 @@ class PaikoTable(ActionTable[PaikoAction]):
     """
 
     __slots__ = (
+        "_avoiding_cache",
+        "_avoiding_old",
         "_draw_cache",
+        "_reach_old",
         "_reached_cache",
         "deploys",
+        "deploys_n",
         "drafts",
         "draws",
         "far",
         "gives",
+        "moves",
         "near",
         "pass_",
         "reach_memo",
         "redeploys",
+        "slots",
         "stay",
         "turns",
         "turns_from",
@@ -150,11 +167,14 @@ class PaikoTable(ActionTable[PaikoAction]):
     drafts: tuple[PaikoAction, ...]
     draws: tuple[PaikoAction, ...]
     deploys: tuple[tuple[tuple[PaikoAction, ...], ...], ...]
+    deploys_n: tuple[tuple[PaikoAction, ...], ...]
     near: tuple[tuple[tuple[int, tuple[PaikoAction, ...]], ...], ...]
     far: tuple[tuple[tuple[int, tuple[int, ...], tuple[PaikoAction, ...]], ...], ...]
     turns: tuple[tuple[PaikoAction, ...], ...]
     turns_from: tuple[tuple[tuple[PaikoAction, ...], ...], ...]
+    moves: tuple[tuple[tuple[int, int, tuple[PaikoAction, ...]], ...], ...]
     redeploys: tuple[tuple[PaikoAction | None, ...], ...]
+    slots: tuple[tuple[tuple[PaikoAction | None, ...], ...], ...]
     stay: PaikoAction
     gives: tuple[PaikoAction, ...]
     pass_: PaikoAction
@@ -165,21 +185,25 @@ class PaikoTable(ActionTable[PaikoAction]):
         super().__init__(actions, normalize=normalize)
         self.reach_memo: dict[int, tuple[PaikoAction, ...]] = {}
         self._reached_cache: dict[int, tuple[PaikoAction, ...]] = {}
-        self._draw_cache: dict[int, tuple[PaikoAction, ...]] = {}
+        self._draw_cache: dict[tuple[int, ...], tuple[PaikoAction, ...]] = {}
+        self._reach_old: dict[int, tuple[PaikoAction, ...]] = {}
+        self._avoiding_cache: dict[tuple[int, int, int, int, int], tuple[PaikoAction, ...]] = {}
+        self._avoiding_old: dict[tuple[int, int, int, int, int], tuple[PaikoAction, ...]] = {}
 
     def legal_draws(self, reserve: Sequence[int], exact: bool) -> tuple[PaikoAction, ...]:
         """The draws a reserve allows (only those of min(3, reserve) tiles when ``exact``),
-        memoised by the reserve's counts capped at 3 — all a draw can depend on.
+        memoised by the reserve's counts.
 
-        The counts are packed in 3-bit fields whose top bit is a guard (``4 + count``); a
-        draw's own counts packed the same way without guards subtract field by field without
-        borrowing, and a field keeps its guard exactly when the reserve holds enough."""
-        packed = 0
-        for count in reversed(reserve):
-            packed = packed << 3 | _GUARD | (count if count < MAX_DRAW else MAX_DRAW)
-        key = packed << 1 | exact
+        On a miss the counts are packed capped at 3 — all a draw can depend on — in 3-bit fields
+        whose top bit is a guard (``4 + count``); a draw's own counts packed the same way without
+        guards subtract field by field without borrowing, and a field keeps its guard exactly
+        when the reserve holds enough."""
+        key = (exact, *reserve)
         cached = self._draw_cache.get(key)
         if cached is None:
+            packed = 0
+            for count in reversed(reserve):
+                packed = packed << 3 | _GUARD | (count if count < MAX_DRAW else MAX_DRAW)
             guards = _GUARDS
             size = min(MAX_DRAW, sum(min(count, MAX_DRAW) for count in reserve))
             cached = tuple(
@@ -197,8 +221,13 @@ class PaikoTable(ActionTable[PaikoAction]):
 
         Memoised twice: by the key itself (:attr:`reach_memo`), and by the targets reached, so
         that the many keys leading to the same targets share one tuple and a new key costs a
-        bitmask step and a lookup."""
+        bitmask step and a lookup. The memo by key keeps two generations: when it is full it
+        becomes the old one, whose keys move back to the new one as they are met again — the
+        keys in use stay, the others go."""
         found = self.reach_memo.get(key)
+        if found is not None:
+            return found
+        found = self._reach_old.get(key)
         if found is None:
             tag = key >> TAG_SHIFT
             origin, steps, faced = tag >> 3, tag >> 1 & 3, tag & 1
@@ -214,9 +243,43 @@ class PaikoTable(ActionTable[PaikoAction]):
                 if len(self._reached_cache) >= _REACHED_CACHE_SIZE:
                     self._reached_cache.clear()
                 self._reached_cache[reached_key] = found
-            if len(self.reach_memo) >= _REACH_CACHE_SIZE:
-                self.reach_memo.clear()
-            self.reach_memo[key] = found
+        if len(self.reach_memo) >= _REACH_CACHE_SIZE:
+            self._reach_old = self.reach_memo
+            self.reach_memo = {}
+        self.reach_memo[key] = found
+        return found
+
+    def reached_mask(self, key: int) -> int:
+        """The targets a reach key allows (``data.TAG``), as a mask."""
+        tag = key >> TAG_SHIFT
+        return reach(tag >> 3, key, tag >> 1 & 3)
+
+    def reached_avoiding(self, key: int, unsafe: tuple[int, ...]) -> tuple[PaikoAction, ...]:
+        """The shifts of :meth:`reached` but those ending, in facing f, on a square of the mask
+        ``unsafe[f]``: a Fire's shifts that spare the fragile own tiles. Memoised by the key and
+        the unsafe squares of the region the key covers, in two generations as :meth:`reached`."""
+        region = key & _REGION_BITS
+        memo_key = (
+            key,
+            unsafe[0] & region,
+            unsafe[1] & region,
+            unsafe[2] & region,
+            unsafe[3] & region,
+        )
+        found = self._avoiding_cache.get(memo_key)
+        if found is not None:
+            return found
+        found = self._avoiding_old.get(memo_key)
+        if found is None:
+            found = tuple(
+                action
+                for action in self.reached(key)
+                if not BIT[action.dst] & unsafe[action.facing]
+            )
+        if len(self._avoiding_cache) >= _AVOIDING_CACHE_SIZE:
+            self._avoiding_old = self._avoiding_cache
+            self._avoiding_cache = {}
+        self._avoiding_cache[memo_key] = found
         return found
 
     def targets(self, mask: int, origin: int) -> list[tuple[int, tuple[PaikoAction, ...]]]:
@@ -227,11 +290,16 @@ class PaikoTable(ActionTable[PaikoAction]):
         ] + [(target, actions) for target, _, actions in self.far[origin] if mask & BIT[target]]
 
 
-#: The memo of :meth:`PaikoTable.reached` by key starts over when it holds this many keys (about
-#: 150 bytes each; the tuples are shared).
-_REACH_CACHE_SIZE = 100_000
-#: … and by targets when it holds this many tuples (about 400 bytes each).
+#: The memo of :meth:`PaikoTable.reached` by key starts a new generation when it holds this many
+#: keys (about 100 bytes each; the tuples are shared; two generations at most) …
+_REACH_CACHE_SIZE = 200_000
+#: … its memo by targets starts over when it holds this many tuples (about 400 bytes each) …
 _REACHED_CACHE_SIZE = 50_000
+#: … and the memo of :meth:`PaikoTable.reached_avoiding` starts a new generation at this many keys
+#: (about 250 bytes each).
+_AVOIDING_CACHE_SIZE = 40_000
+#: The bits of a reach key below its tag: the passable squares.
+_REGION_BITS = (1 << TAG_SHIFT) - 1
 
 
 #: Draw packing (see :meth:`PaikoTable.legal_draws`): a field's guard bit, every guard, and
@@ -320,6 +388,7 @@ def build_table() -> PaikoTable:
     table.drafts = drafts
     table.draws = tuple(draws)
     table.deploys = deploys
+    table.deploys_n = tuple(tuple(actions[0] for actions in row) for row in deploys)
     table.near = tuple(
         tuple((target, acts) for target, steps, _, acts in row if steps == 1) for row in shifts
     )
@@ -333,10 +402,45 @@ def build_table() -> PaikoTable:
         for row in turns
     )
     table.redeploys = tuple(tuple(row) for row in redeploys)
+    table.moves = tuple(
+        tuple(
+            (
+                REGION[kind][s],
+                TAG[kind][s],
+                table.turns_from[s][kind & 3] if FACED[kind >> 2] and turns[s] else (),
+            )
+            for s in ALL_SQUARES
+        )
+        for kind in range(NUM_TILES * 4)
+    )
+    table.slots = tuple(
+        tuple(_slots(table, kind, s) for s in ALL_SQUARES) for kind in range(NUM_TILES * 4)
+    )
     table.stay = stay
     table.gives = gives
     table.pass_ = pass_
     return table
+
+
+#: The most shift targets of a tile with a range of 1 and of 2.
+SLOT_TARGETS = (0, 4, 12)
+
+
+def _slots(table: PaikoTable, kind: int, square: int) -> tuple[PaikoAction | None, ...]:
+    """``table.slots[kind][square]``."""
+    tile, facing = kind >> 2, kind & 3
+    steps = SHIFT_RANGE[tile]
+    if not steps:
+        return ()
+    targets: list[tuple[PaikoAction, ...] | None] = [actions for _, actions in table.near[square]]
+    if steps == 2:
+        targets += [actions for _, _, actions in table.far[square]]
+    targets += [None] * (SLOT_TARGETS[steps] - len(targets))
+    if not FACED[tile]:
+        return tuple(None if actions is None else actions[0] for actions in targets)
+    shifts = [None if actions is None else actions[f] for actions in targets for f in range(4)]
+    turns = table.turns_from[square][facing] if table.turns[square] else (None,) * 3
+    return (*shifts, *turns)
 
 
 def normalize(text: str) -> str:

@@ -14,7 +14,10 @@ exact inverse, takes it away. Per player p and square s:
 * ``danger[p][s]``: ``against[p][s] − (cover[p][s] > 0)``, plus :data:`BLOCKED` when s is
   occupied: a tile of p may enter s when it is below 2 (below 1 for a Fire);
 * ``free[p]`` and ``free_fire[p]``: bitmasks (``data.BIT``) of the squares whose danger is below 2
-  and below 1, updated whenever a danger crosses those levels.
+  and below 1, updated whenever a danger crosses those levels;
+* ``calm[p]`` and ``backed[p]``: bitmasks of the squares where ``against[p]`` is 0 and where
+  ``support[p]`` is above 0, and ``taken``, of the occupied squares: the deploy squares of p
+  are ``calm[p] & backed[p] & ~taken`` (open ones), found without a loop over the board.
 
 A tile is on the maps as one int, ``player << 5 | tile << 2 | facing`` (``data``'s encoding).
 
@@ -35,7 +38,17 @@ A tile is on the maps as one int, ``player << 5 | tile << 2 | facing`` (``data``
 
 from __future__ import annotations
 
-from tikigames.paiko.data import ALL_BITS, BIT, COVER, FIRE, HOME, NUM_SQUARES, THREAT
+from tikigames.paiko.data import (
+    ALL_BITS,
+    BIT,
+    COVER,
+    FIRE,
+    HOME,
+    HOME_BITS,
+    NUM_SQUARES,
+    THREAT,
+    THREAT_BITS,
+)
 
 __all__ = ["BLOCKED", "PaikoMaps"]
 
@@ -51,28 +64,61 @@ class PaikoMaps:
         against, cover, support, danger: per player, per square (lists the caller may read,
             never write).
         free, free_fire: per player, a bitmask of squares.
+        calm, backed: per player, the bitmasks of the squares where ``against`` is 0 and where
+            ``support`` is above 0 (a deploy needs both).
+        taken: the bitmask of the occupied squares.
     """
 
-    __slots__ = ("against", "cover", "danger", "free", "free_fire", "support")
+    __slots__ = (
+        "against",
+        "backed",
+        "calm",
+        "cover",
+        "danger",
+        "free",
+        "free_fire",
+        "support",
+        "taken",
+    )
 
-    def __init__(self) -> None:
-        self.against: list[list[int]] = [[0] * NUM_SQUARES for _ in range(2)]
-        self.cover: list[list[int]] = [[int(h) for h in HOME[p]] for p in (0, 1)]
-        self.support: list[list[int]] = [[int(h) for h in HOME[p]] for p in (0, 1)]
-        self.danger: list[list[int]] = [[-int(h) for h in HOME[p]] for p in (0, 1)]
-        self.free: list[int] = [ALL_BITS, ALL_BITS]
-        self.free_fire: list[int] = [ALL_BITS, ALL_BITS]
+    against: list[list[int]]
+    cover: list[list[int]]
+    support: list[list[int]]
+    danger: list[list[int]]
+    free: list[int]
+    free_fire: list[int]
+    calm: list[int]
+    backed: list[int]
+    taken: int
+
+    def __init__(self, source: PaikoMaps | None = None) -> None:
+        """The empty board's maps, or a copy of ``source``'s."""
+        if source is not None:
+            # A copy is built by the constructor: compiled by mypyc, ``PaikoMaps.__new__``
+            # would run ``__init__`` (an empty board's maps, built and thrown away) anyway.
+            self.against = [source.against[0].copy(), source.against[1].copy()]
+            self.cover = [source.cover[0].copy(), source.cover[1].copy()]
+            self.support = [source.support[0].copy(), source.support[1].copy()]
+            self.danger = [source.danger[0].copy(), source.danger[1].copy()]
+            self.free = source.free.copy()
+            self.free_fire = source.free_fire.copy()
+            self.calm = source.calm.copy()
+            self.backed = source.backed.copy()
+            self.taken = source.taken
+            return
+        self.against = [[0] * NUM_SQUARES for _ in range(2)]
+        self.cover = [[int(h) for h in HOME[p]] for p in (0, 1)]
+        self.support = [[int(h) for h in HOME[p]] for p in (0, 1)]
+        self.danger = [[-int(h) for h in HOME[p]] for p in (0, 1)]
+        self.free = [ALL_BITS, ALL_BITS]
+        self.free_fire = [ALL_BITS, ALL_BITS]
+        self.calm = [ALL_BITS, ALL_BITS]
+        self.backed = [HOME_BITS[0], HOME_BITS[1]]
+        self.taken = 0
 
     def copy(self) -> PaikoMaps:
         """An independent copy."""
-        new = PaikoMaps.__new__(PaikoMaps)
-        new.against = [self.against[0].copy(), self.against[1].copy()]
-        new.cover = [self.cover[0].copy(), self.cover[1].copy()]
-        new.support = [self.support[0].copy(), self.support[1].copy()]
-        new.danger = [self.danger[0].copy(), self.danger[1].copy()]
-        new.free = self.free.copy()
-        new.free_fire = self.free_fire.copy()
-        return new
+        return PaikoMaps(self)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PaikoMaps):
@@ -84,6 +130,9 @@ class PaikoMaps:
             and self.danger == other.danger
             and self.free == other.free
             and self.free_fire == other.free_fire
+            and self.calm == other.calm
+            and self.backed == other.backed
+            and self.taken == other.taken
         )
 
     def capturable(self, player: int, square: int) -> bool:
@@ -101,6 +150,7 @@ class PaikoMaps:
         danger[1][square] += BLOCKED
         free, free_fire = self.free, self.free_fire
         keep = ~BIT[square]
+        self.taken ^= BIT[square]
         own_free = free[player] & keep
         own_free_fire = free_fire[player] & keep
         opp_free = free[opponent] & keep
@@ -114,32 +164,38 @@ class PaikoMaps:
             for target in threat:
                 against[target] += 1
                 support[target] += 1
-                opposed[target] += 1
-                level = opposed[target]
+                level = opposed[target] + 1
+                opposed[target] = level
                 if level == 2:
                     opp_free &= ~BIT[target]
                 elif level == 1:
                     opp_free_fire &= ~BIT[target]
+            # Every square of the pattern is threatened now, and supports the player's deploys.
+            pattern = THREAT_BITS[kind][square]
+            self.calm[opponent] &= ~pattern
+            self.backed[player] |= pattern
             if kind >> 2 == FIRE:
                 own = self.against[player]
                 own_danger = danger[player]
                 for target in threat:
                     own[target] += 1
-                    own_danger[target] += 1
-                    level = own_danger[target]
+                    level = own_danger[target] + 1
+                    own_danger[target] = level
                     if level == 2:
                         own_free &= ~BIT[target]
                     elif level == 1:
                         own_free_fire &= ~BIT[target]
+                self.calm[player] &= ~pattern
         cover = COVER[kind][square]
         if cover:
             covered = self.cover[player]
             own_danger = danger[player]
             for target in cover:
-                covered[target] += 1
-                if covered[target] == 1:
-                    own_danger[target] -= 1
-                    level = own_danger[target]
+                count = covered[target] + 1
+                covered[target] = count
+                if count == 1:
+                    level = own_danger[target] - 1
+                    own_danger[target] = level
                     if level == 1:
                         own_free |= BIT[target]
                     elif level == 0:
@@ -160,6 +216,7 @@ class PaikoMaps:
         opposed[square] -= BLOCKED
         free, free_fire = self.free, self.free_fire
         bit = BIT[square]
+        self.taken ^= bit
         own_free = free[player] | bit if own_danger[square] < 2 else free[player]
         own_free_fire = free_fire[player] | bit if own_danger[square] < 1 else free_fire[player]
         opp_free = free[opponent] | bit if opposed[square] < 2 else free[opponent]
@@ -169,33 +226,50 @@ class PaikoMaps:
         if threat:
             against = self.against[opponent]
             support = self.support[player]
+            calm, backed = self.calm, self.backed
+            opp_calm = calm[opponent]
+            own_backed = backed[player]
             for target in threat:
-                against[target] -= 1
-                support[target] -= 1
-                opposed[target] -= 1
-                level = opposed[target]
+                count = against[target] - 1
+                against[target] = count
+                if not count:
+                    opp_calm |= BIT[target]
+                count = support[target] - 1
+                support[target] = count
+                if not count:
+                    own_backed ^= BIT[target]
+                level = opposed[target] - 1
+                opposed[target] = level
                 if level == 1:
                     opp_free |= BIT[target]
                 elif level == 0:
                     opp_free_fire |= BIT[target]
+            calm[opponent] = opp_calm
+            backed[player] = own_backed
             if kind >> 2 == FIRE:
                 own = self.against[player]
+                own_calm = calm[player]
                 for target in threat:
-                    own[target] -= 1
-                    own_danger[target] -= 1
-                    level = own_danger[target]
+                    count = own[target] - 1
+                    own[target] = count
+                    if not count:
+                        own_calm |= BIT[target]
+                    level = own_danger[target] - 1
+                    own_danger[target] = level
                     if level == 1:
                         own_free |= BIT[target]
                     elif level == 0:
                         own_free_fire |= BIT[target]
+                calm[player] = own_calm
         cover = COVER[kind][square]
         if cover:
             covered = self.cover[player]
             for target in cover:
-                covered[target] -= 1
-                if not covered[target]:
-                    own_danger[target] += 1
-                    level = own_danger[target]
+                count = covered[target] - 1
+                covered[target] = count
+                if not count:
+                    level = own_danger[target] + 1
+                    own_danger[target] = level
                     if level == 2:
                         own_free &= ~BIT[target]
                     elif level == 1:

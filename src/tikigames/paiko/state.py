@@ -4,7 +4,7 @@ The board is a list of 112 ints (−1 for an empty square, else ``player << 5 | 
 facing``). Beside it the state keeps the threat, cover, support and danger maps of
 :mod:`tikigames.paiko.maps`, which every placement and removal of a tile updates from the
 precomputed patterns, so that no legality test ever scans the board. Each player's occupied
-squares are kept as a set too.
+squares are kept as a sorted list too.
 
 A tile is capturable when ``against − (cover > 0) ≥ 2``. At the start of every turn no tile of
 either player is capturable (the mover's own action may not leave one, and the captures that
@@ -20,7 +20,12 @@ tile), never from a copy of the board.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from bisect import insort
+from collections.abc import Sequence
+from itertools import chain
+from operator import itemgetter
+from random import Random
+from typing import TYPE_CHECKING, Any, cast
 
 from tikigames.core.constants import TERMINAL
 from tikigames.core.state import State
@@ -30,29 +35,33 @@ from tikigames.paiko.actions import (
     DRAW,
     GIVE,
     PASS,
+    REDEPLOY,
+    SHIFT,
+    SLOT_TARGETS,
     STAY,
+    TURN,
     PaikoAction,
     PaikoTable,
 )
 from tikigames.paiko.data import (
+    ALL_BITS,
     ALL_SQUARES,
     BIT,
-    BOW,
     COPIES,
     COVER,
+    COVER_BITS,
     COVER_SETS,
     DRAFT_ORDER,
     DRAFTING,
-    EARTH,
     FACED,
     FACINGS,
     FIRE,
-    FIRE_REACH,
+    FIRE_REACH_BITS,
     FOLLOW_UP,
     LOTUS,
     NUM_SQUARES,
     NUM_TILES,
-    OPEN_SQUARES,
+    OPEN_BITS,
     OVER,
     PHASE_NAMES,
     PICKING,
@@ -62,10 +71,9 @@ from tikigames.paiko.data import (
     SHIFT_RANGE,
     SQUARE_INDEX,
     SQUARE_NAMES,
-    SWORD,
     TAG,
     THREAT,
-    THREAT_SETS,
+    THREAT_BITS,
     TIE_LOST,
     TIE_POINTS,
     TILES,
@@ -73,7 +81,9 @@ from tikigames.paiko.data import (
     WATER,
     WIN_POINTS,
     fire_unsafe,
+    nth_square,
     reach,
+    squares_of,
 )
 from tikigames.paiko.maps import BLOCKED, PaikoMaps
 
@@ -85,10 +95,49 @@ __all__ = ["PaikoState"]
 
 #: Where the board stores "no tile".
 EMPTY = -1
-#: Per kind: whether a tile of that kind can shift (and so turn or redeploy).
-MOBILE = tuple(SHIFT_RANGE[kind >> 2] > 0 for kind in range(NUM_TILES * 4))
-#: Per kind: whether it is a Sword, Bow or Earth, whose moves never change its owner's maps.
-PLAIN = tuple(kind >> 2 in (SWORD, BOW, EARTH) for kind in range(NUM_TILES * 4))
+#: Per kind, how :meth:`PaikoState._piece_moves` finds its moves: not at all (a Lotus or an
+#: Air never moves), as a Sword, Bow or Earth, as a Fire, a Sai or a Water.
+_STILL, _PLAIN, _FIRE, _SAI, _WATER = range(5)
+_HOW_TILE = (_SAI, _PLAIN, _PLAIN, _STILL, _STILL, _FIRE, _PLAIN, _WATER)
+HOW = tuple(_HOW_TILE[kind >> 2] for kind in range(NUM_TILES * 4))
+#: Per kind: whether its patterns depend on its facing (it may turn in place).
+FACED_KIND = tuple(FACED[kind >> 2] for kind in range(NUM_TILES * 4))
+#: Per kind, the group of the mover lists (``PaikoState._movers``): 0 for a Sai, Bow or Fire
+#: (:data:`FACED_SLOTS` slots: 12 shift targets in 4 facings, then 3 turns), 1 for a Sword, 2
+#: for a Water (12 slots, then a Water's redeploys), 3 for an Earth (4); −1 for a tile that never
+#: moves.
+GROUP = tuple((0, 1, 0, -1, -1, 0, 3, 2)[kind >> 2] for kind in range(NUM_TILES * 4))
+FACED_SLOTS = 4 * SLOT_TARGETS[2] + 3
+#: A Sai's or a Water's moves never need the fragile tiles.
+NO_FRAGILE: list[int] = []
+
+
+def _deploy_profile(hand: tuple[int, ...]) -> tuple[int, bool, tuple[int, ...]]:
+    """For a hand (counts by tile): the deploy candidates per target square (4 per faced tile,
+    1 per other tile but the Lotus), whether it holds a Lotus, and its tiles in order."""
+    tiles = tuple(tile for tile in range(NUM_TILES) if hand[tile])
+    per_target = sum(4 if FACED[tile] else 1 for tile in tiles if tile != LOTUS)
+    return per_target, LOTUS in tiles, tiles
+
+
+_PROFILES: dict[tuple[int, ...], tuple[int, bool, tuple[int, ...]]] = {}
+
+
+def _in_hand(hand: list[int]) -> tuple[int, bool, tuple[int, ...]]:
+    """:func:`_deploy_profile`, memoised (a hand holds at most 3 of each tile)."""
+    key = tuple(hand)
+    found = _PROFILES.get(key)
+    if found is None:
+        found = _PROFILES[key] = _deploy_profile(key)
+    return found
+
+
+#: How many candidates :meth:`PaikoState.random_action` draws before it lists the legal actions.
+ATTEMPTS = 12
+#: The kind of a Water (always facing N).
+WATER_N = WATER << 2
+#: A Water whose redeploys need not cover any own tile.
+NO_EXPOSED: tuple[int, ...] = ()
 
 
 class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
@@ -123,6 +172,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         "_maps",
         "_max_turns",
         "_mover",
+        "_movers",
         "_passes",
         "_phase",
         "_picks",
@@ -145,7 +195,11 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         self._lk: PaikoTable = game.action_table
         self._board: list[int] = [EMPTY] * NUM_SQUARES
         self._maps = PaikoMaps()
-        self._tiles: list[set[int]] = [set(), set()]
+        #: Per player, the squares of their tiles, sorted.
+        self._tiles: list[list[int]] = [[], []]
+        #: Per player and group (:data:`GROUP`), the squares of their tiles that may move,
+        #: sorted: the rejection sampler of :meth:`random_action` draws among their slots.
+        self._movers: list[list[list[int]]] = [[[], [], [], []], [[], [], [], []]]
         self._hand: list[list[int]] = [[0] * NUM_TILES for _ in range(2)]
         self._reserve: list[list[int]] = [[COPIES] * NUM_TILES for _ in range(2)]
         self._lost: list[int] = [0, 0]
@@ -206,7 +260,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         """Each tile on the board as ``(square, player, tile, facing)``, in square order
         (reading order as White sees the board)."""
         board = self._board
-        pieces = [(s, board[s]) for s in sorted(self._tiles[0] | self._tiles[1])]
+        pieces = [(s, board[s]) for s in sorted(self._tiles[0] + self._tiles[1])]
         return [(SQUARE_NAMES[s], p >> 5, TILES[p >> 2 & 7], FACINGS[p & 3]) for s, p in pieces]
 
     def tile_at(self, square: str) -> tuple[int, str, str] | None:
@@ -220,7 +274,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         """The squares of ``player``'s tiles on the board, in square order."""
         seat = self._check_player(player, allow_none=False)
         assert seat is not None
-        return [SQUARE_NAMES[s] for s in sorted(self._tiles[seat])]
+        return [SQUARE_NAMES[s] for s in self._tiles[seat]]
 
     def hand(self, player: int) -> list[str]:
         """``player``'s hand, tile names in canonical order."""
@@ -296,7 +350,10 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         """Put ``piece`` on ``square`` and add its threat, cover and points."""
         self._board[square] = piece
         player = piece >> 5
-        self._tiles[player].add(square)
+        insort(self._tiles[player], square)
+        group = GROUP[piece & 31]
+        if group >= 0:
+            insort(self._movers[player][group], square)
         self._maps.place(square, piece)
         if piece >> 2 & 7 != LOTUS:
             self._score[player] += VALUE[player][square]
@@ -305,7 +362,10 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         """Take ``piece`` off ``square``: the exact inverse of :meth:`_place`."""
         self._board[square] = EMPTY
         player = piece >> 5
-        self._tiles[player].discard(square)
+        self._tiles[player].remove(square)
+        group = GROUP[piece & 31]
+        if group >= 0:
+            self._movers[player][group].remove(square)
         self._maps.lift(square, piece)
         if piece >> 2 & 7 != LOTUS:
             self._score[player] -= VALUE[player][square]
@@ -320,7 +380,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             shifts: list[PaikoAction] = []
             turns: list[PaikoAction] = []
             sai = self._sai
-            self._tile_moves(sai, self._board[sai], (), (), shifts, turns, [])
+            self._tile_moves(sai, self._board[sai], shifts, turns)
             return [*shifts, *turns, self._lk.stay]
         if phase == PICKING:
             gives = self._lk.gives
@@ -337,170 +397,370 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         and each block is built in id order)."""
         p = self._mover
         lk = self._lk
-        board = self._board
-        against = self._maps.against[p]
+        maps = self._maps
         legal: list[PaikoAction] = []
         reserve = self._reserve[p]
         if any(reserve):
-            legal.extend(lk.legal_draws(reserve, self._exact))
-        support = self._maps.support[p]
+            legal += lk.legal_draws(reserve, self._exact)
+        mine = self._tiles[p]
+        danger = maps.danger[p]
+        # The own tiles that one more threat would make capturable (their danger counts BLOCKED).
+        fragile = [s for s in mine if danger[s] > BLOCKED]
+        shifts, turns, waters = self._piece_moves(p, mine, fragile)
         # Deploy squares of every tile but the Lotus: open, empty, no threat against p (cover
         # ignored), and in p's homeground or threatened by a tile of p.
-        targets = [s for s in OPEN_SQUARES if not against[s] and support[s] and board[s] < 0]
-        mine = sorted(self._tiles[p])
+        targets = squares_of(OPEN_BITS & maps.calm[p] & maps.backed[p] & ~maps.taken)
+        # One C call picks a row's entries on every target.
+        pick = itemgetter(*targets) if len(targets) > 1 else None
         hand = self._hand[p]
         for tile in range(NUM_TILES):
             if not hand[tile]:
                 continue
-            row = lk.deploys[tile]
             if tile == LOTUS:
-                legal += [row[s][0] for s in ALL_SQUARES if against[s] <= 2 and board[s] < 0]
-            elif tile == FIRE:
-                # A Fire adds one threat to each own tile in its pattern: it may not reach one
-                # whose threat − cover is already 1 (its danger counts BLOCKED).
-                danger = self._maps.danger[p]
-                fragile = [s for s in mine if danger[s] > BLOCKED]
-                if fragile:
-                    unsafe = fire_unsafe(fragile)
-                    legal += [
-                        action
-                        for s in targets
-                        for facing, action in enumerate(row[s])
-                        if s not in unsafe[facing]
-                    ]
-                else:
-                    legal += [action for s in targets for action in row[s]]
+                row_n = lk.deploys_n[tile]
+                board = self._board
+                against = maps.against[p]
+                legal += [row_n[s] for s in ALL_SQUARES if against[s] <= 2 and board[s] < 0]
+            elif not FACED[tile]:
+                row_n = lk.deploys_n[tile]
+                legal += map(row_n.__getitem__, targets) if pick is None else pick(row_n)
+            elif tile == FIRE and fragile:
+                # A Fire adds one threat to each own tile in its pattern: it may not reach a
+                # fragile one.
+                row = lk.deploys[tile]
+                unsafe = fire_unsafe(fragile)
+                anywhere = unsafe[4]
+                for s in targets:
+                    bit = BIT[s]
+                    if bit & anywhere:
+                        legal += [a for f, a in enumerate(row[s]) if not bit & unsafe[f]]
+                    else:
+                        legal += row[s]
             else:
-                legal += [action for s in targets for action in row[s]]
+                row = lk.deploys[tile]
+                legal += chain.from_iterable(
+                    map(row.__getitem__, targets) if pick is None else pick(row)
+                )
+        legal += shifts
+        legal += turns
+        for origin, exposed in waters:
+            row_r = cast("tuple[PaikoAction, ...]", lk.redeploys[origin])
+            if exposed:
+                legal += [row_r[t] for t in targets if self._safe(WATER_N, t, exposed)]
+            else:
+                legal += map(row_r.__getitem__, targets) if pick is None else pick(row_r)
+        return legal
+
+    def _piece_moves(
+        self, p: int, mine: list[int], fragile: list[int]
+    ) -> tuple[list[PaikoAction], list[PaikoAction], list[tuple[int, tuple[int, ...]]]]:
+        """The shifts and the turns of p's tiles on ``mine`` (sorted), in id order, and
+        ``(square, exposed)`` for each Water that may redeploy (see :meth:`_tile_moves`).
+
+        Most tiles take the fast path: lifting a Sword, Bow or Earth changes none of p's maps; a
+        Fire's lifted threat only frees the squares of its pattern whose danger is exactly 1
+        (``free`` but not ``free_fire``); a Sai or a Water changes nothing unless one of its
+        cover squares has danger exactly 1 (it may be its only cover against 2 threats) or holds
+        a fragile own tile — and a Fire needs care only with a fragile own tile in its reach. The
+        passable squares around the tile then key the memo of its shifts. The other tiles take
+        :meth:`_tile_moves`."""
+        board = self._board
+        lk = self._lk
         blocked = self._last[p] if self._limit and self._count[p] >= self._limit else -1
         shifts: list[PaikoAction] = []
         turns: list[PaikoAction] = []
-        redeploys: list[PaikoAction] = []
-        free = self._maps.free[p]
+        waters: list[tuple[int, tuple[int, ...]]] = []
+        maps = self._maps
+        free = maps.free[p]
+        free_fire = maps.free_fire[p]
+        shaky = 0
+        for s in fragile:
+            shaky |= BIT[s]
+        # Squares whose danger is exactly 1 (occupied ones have more), and fragile tiles.
+        risky = free & ~free_fire | shaky
         cache = lk.reach_memo
+        moves = lk.moves
         for square in mine:
             piece = board[square]
             kind = piece & 31
-            if square == blocked:
+            how = HOW[kind]
+            if how == _PLAIN:
+                if square != blocked:
+                    region, tag, turn = moves[kind][square]
+                    key = free & region | tag
+                    found = cache.get(key)
+                    shifts += lk.reached(key) if found is None else found
+                    turns += turn
                 continue
-            if PLAIN[kind]:
-                # A Sword, Bow or Earth: lifting it changes none of p's maps, so the memo keyed
-                # by the passable squares around it gives its shifts directly.
-                key = free & REGION[kind][square] | TAG[kind][square]
-                found = cache.get(key)
-                shifts += lk.reached(key) if found is None else found
-                if kind >> 2 == BOW:
-                    turns += lk.turns_from[square][kind & 3]
-            elif MOBILE[kind]:
-                self._tile_moves(square, piece, mine, targets, shifts, turns, redeploys)
-        legal += shifts
-        legal += turns
-        legal += redeploys
-        return legal
+            if not how or square == blocked:
+                continue
+            region, tag, turn = moves[kind][square]
+            if how == _FIRE:
+                pattern = THREAT_BITS[kind][square]
+                passable = free_fire | free & pattern
+                if shaky & FIRE_REACH_BITS[square] & ~BIT[square]:
+                    # The fragile own tiles this Fire's new pattern must avoid: those it may
+                    # reach that stay fragile without its threat.
+                    danger = maps.danger[p]
+                    zone = FIRE_REACH_BITS[square]
+                    near = [
+                        s
+                        for s in fragile
+                        if BIT[s] & zone
+                        and s != square
+                        and danger[s] - (BIT[s] & pattern > 0) > BLOCKED
+                    ]
+                    if near:
+                        unsafe = fire_unsafe(near)
+                        shifts += lk.reached_avoiding(passable & region | tag, unsafe)
+                        bit = BIT[square]
+                        current = kind & 3
+                        row = lk.turns[square]
+                        turns += [row[f] for f in range(4) if f != current and not bit & unsafe[f]]
+                        continue
+            elif COVER_BITS[kind][square] & risky:
+                exposed = self._tile_moves(square, piece, shifts, turns)
+                if exposed is not None:
+                    waters.append((square, exposed))
+                continue
+            else:
+                passable = free
+                if how == _WATER:
+                    waters.append((square, NO_EXPOSED))
+            key = passable & region | tag
+            found = cache.get(key)
+            shifts += lk.reached(key) if found is None else found
+            turns += turn
+        return shifts, turns, waters
 
     def _tile_moves(
-        self,
-        origin: int,
-        piece: int,
-        mine: list[int] | tuple[()],
-        targets: list[int] | tuple[()],
-        shifts: list[PaikoAction],
-        turns: list[PaikoAction],
-        redeploys: list[PaikoAction],
-    ) -> None:
-        """Append the legal shifts, turns and (for a Water) redeploys of the mover's tile
-        ``piece`` on ``origin``.
+        self, origin: int, piece: int, shifts: list[PaikoAction], turns: list[PaikoAction]
+    ) -> tuple[int, ...] | None:
+        """Append the legal shifts and turns of the mover's Sai or Water ``piece`` on
+        ``origin``, the slow way (see :meth:`_piece_moves`); for a Water, return the own tiles
+        its redeploys must cover (``exposed``).
 
-        The passable squares come from the mover's ``free`` mask (``free_fire`` for a Fire),
-        corrected on the few squares where lifting the tile changes them: a Sai or a Water stops
-        covering its cover squares, a Fire stops threatening its pattern. The passable squares
-        around the tile then key a memo of its shifts. The self-capture
-        check needs two sets only: ``exposed``, own tiles the lifted tile's cover protected and
-        that are capturable without it (the move must cover them again), and ``fragile``, own
-        tiles that one more threat would make capturable (a Fire's new pattern must avoid them).
+        The passable squares come from the mover's ``free`` mask, corrected on the squares where
+        this tile is the only cover: they lose it when it is lifted. The self-capture check
+        needs ``exposed`` only: own tiles that are capturable without this tile's cover (the
+        move must cover them again).
         """
         p = piece >> 5
         tile = piece >> 2 & 7
         kind = piece & 31
-        board = self._board
-        exposed: list[int] = []
-        unsafe: tuple[frozenset[int], ...] = ()
-        base = kind & ~3
-        if tile == FIRE:
-            free = self._maps.free_fire[p]
-            danger = self._maps.danger[p]
-            pattern = THREAT_SETS[kind][origin]
-            for s in pattern:
-                if danger[s] == 1 and board[s] < 0:  # passable once this Fire is lifted
-                    free |= BIT[s]
-            # Own tiles within the Fire's reach whose threat − cover is 1 or more without it
-            # (their danger counts BLOCKED).
-            zone = FIRE_REACH[origin]
-            fragile = [
-                s
-                for s in mine
-                if s in zone and danger[s] - (s in pattern) > BLOCKED and s != origin
-            ]
-            if fragile:
-                # The squares a Fire facing f may not end on: its pattern would reach a fragile
-                # tile.
-                unsafe = fire_unsafe(fragile)
-        else:
-            free = self._maps.free[p]
-            if tile in (SAI, WATER):
-                against = self._maps.against[p]
-                cover = self._maps.cover[p]
-                for s in COVER[kind][origin]:
-                    if cover[s] == 1:  # this tile is its only cover
-                        if board[s] < 0:
-                            free = free | BIT[s] if against[s] < 2 else free & ~BIT[s]
-                        elif board[s] >> 5 == p and against[s] >= 2:
-                            exposed.append(s)
+        maps = self._maps
         lk = self._lk
+        exposed: list[int] = []
+        free = maps.free[p]
+        against = maps.against[p]
+        cover = maps.cover[p]
+        board = self._board
+        for s in COVER[kind][origin]:
+            # This tile is its only cover and it has 2 threats: passable (or safe) no more.
+            if cover[s] == 1 and against[s] >= 2:
+                if board[s] < 0:
+                    free &= ~BIT[s]
+                elif board[s] >> 5 == p:
+                    exposed.append(s)
         faced = FACED[tile]
         if exposed:
+            base = kind & ~3
             for target, actions in lk.targets(reach(origin, free, SHIFT_RANGE[tile]), origin):
                 for f in range(4) if faced else (0,):
-                    if self._safe(base | f, target, exposed, unsafe):
+                    if self._safe(base | f, target, exposed):
                         shifts.append(actions[f])
-        elif unsafe:
-            anywhere = unsafe[4]
-            for target, actions in lk.targets(reach(origin, free, 2), origin):
-                if target not in anywhere:
-                    shifts.extend(actions)
-                else:
-                    shifts += [actions[f] for f in range(4) if target not in unsafe[f]]
         else:
             key = free & REGION[kind][origin] | TAG[kind][origin]
             found = lk.reach_memo.get(key)
             shifts += lk.reached(key) if found is None else found
         if faced:
             current = kind & 3
-            if exposed or unsafe:
+            if exposed:
+                base = kind & ~3
                 row = lk.turns[origin]
                 for f in range(4):
-                    if f != current and self._safe(base | f, origin, exposed, unsafe):
+                    if f != current and self._safe(base | f, origin, exposed):
                         turns.append(row[f])
             else:
                 turns += lk.turns_from[origin][current]
-        if tile == WATER:
-            row_r = lk.redeploys[origin]
-            if exposed:
-                targets = [t for t in targets if self._safe(base, t, exposed, unsafe)]
-            redeploys += [row_r[t] for t in targets]  # type: ignore[misc]
+        return tuple(exposed) if tile == WATER else None
 
-    def _safe(
-        self, kind: int, square: int, exposed: list[int], unsafe: tuple[frozenset[int], ...]
-    ) -> bool:
-        """Whether the lifted tile put back as ``kind`` on ``square`` leaves no own tile
-        capturable (see :meth:`_tile_moves`)."""
-        if exposed:
-            covered = COVER_SETS[kind][square]
-            against = self._maps.against[self._mover]
-            for s in exposed:
-                if s not in covered or against[s] >= 3:
-                    return False
-        return not unsafe or square not in unsafe[kind & 3]
+    def _safe(self, kind: int, square: int, exposed: Sequence[int]) -> bool:
+        """Whether the lifted Sai or Water put back as ``kind`` on ``square`` covers again each
+        ``exposed`` tile (see :meth:`_tile_moves`) — and none has 3 threats."""
+        covered = COVER_SETS[kind][square]
+        against = self._maps.against[self._mover]
+        return all(s in covered and against[s] < 3 for s in exposed)
+
+    def _fragile(self, p: int) -> list[int]:
+        """p's tiles that one more threat would make capturable (their danger counts
+        BLOCKED), in square order."""
+        danger = self._maps.danger[p]
+        return [s for s in self._tiles[p] if danger[s] > BLOCKED]
+
+    def random_action(self, rng: Random) -> PaikoAction:
+        """One legal action drawn uniformly from ``rng`` — during a turn without listing them.
+
+        In the phase ``play`` (with no legal list cached) this is a rejection sampler. Each
+        legal action is exactly one *candidate*: a legal draw; a deploy of a tile in hand on a
+        deploy square (a Lotus: on any empty square) in a facing it may take; one of the slots
+        (``PaikoTable.slots``: a shift over an empty board, or a turn) of each tile that may
+        move; a Water's redeploy on a deploy square. The candidates are counted without a look
+        at the board (the deploy squares are a mask, the tiles that move are listed by group),
+        one is drawn uniformly with one ``rng.random()``, and it is returned if legal — a check
+        of that one tile's moves, as :meth:`_piece_moves` finds them — else another is drawn.
+        What is returned is then uniform over the legal actions (about 1.5 draws on average).
+        After :data:`ATTEMPTS` misses (or with no candidate: only ``pass`` is legal) the legal
+        list is built, cached, and drawn from with one more ``rng.random()``, which is uniform
+        too. The other phases draw from the (short) legal list, one ``rng.random()``.
+
+        The action is not the one the base class draws from the same ``rng``, and a call may
+        take more than one ``rng.random()``; the distribution is the same.
+        """
+        if self._phase != PLAYING or self._legal is not None:
+            return super().random_action(rng)
+        p = self._mover
+        lk = self._lk
+        maps = self._maps
+        reserve = self._reserve[p]
+        draws = lk.legal_draws(reserve, self._exact) if any(reserve) else ()
+        n_draws = len(draws)
+        taken = maps.taken
+        targets = OPEN_BITS & maps.calm[p] & maps.backed[p] & ~taken
+        n_targets = targets.bit_count()
+        # Deploy candidates: on every target for each tile in hand, in each facing it may take
+        # (a Lotus: on every empty square).
+        in_hand = _in_hand(self._hand[p])
+        empty = NUM_SQUARES - taken.bit_count()
+        n_deploys = n_targets * in_hand[0] + (empty if in_hand[1] else 0)
+        faced, swords, waters, earths = self._movers[p]
+        n_faced = len(faced) * FACED_SLOTS
+        n_swords = len(swords) * SLOT_TARGETS[2]
+        water_slots = SLOT_TARGETS[2] + n_targets
+        n_waters = len(waters) * water_slots
+        total = n_draws + n_deploys + n_faced + n_swords + n_waters + len(earths) * SLOT_TARGETS[1]
+        blocked = self._last[p] if self._limit and self._count[p] >= self._limit else -1
+        board = self._board
+        fragile: list[int] | None = None
+        for _ in range(ATTEMPTS if total else 0):
+            k = int(rng.random() * total)
+            if k >= total:
+                k = total - 1
+            if k < n_draws:
+                return draws[k]
+            k -= n_draws
+            if k < n_deploys:
+                for tile in in_hand[2]:
+                    size = empty if tile == LOTUS else n_targets << 2 if FACED[tile] else n_targets
+                    if k < size:
+                        break
+                    k -= size
+                if tile == LOTUS:
+                    s = nth_square(ALL_BITS & ~taken, k)
+                    if maps.against[p][s] <= 2:
+                        return lk.deploys_n[LOTUS][s]
+                    continue
+                if not FACED[tile]:
+                    return lk.deploys_n[tile][nth_square(targets, k)]
+                s = nth_square(targets, k >> 2)
+                if tile == FIRE:
+                    if fragile is None:
+                        fragile = self._fragile(p)
+                    if fragile and BIT[s] & fire_unsafe(fragile)[k & 3]:
+                        continue
+                return lk.deploys[tile][s][k & 3]
+            k -= n_deploys
+            if k < n_faced:
+                square = faced[k // FACED_SLOTS]
+                slot = k % FACED_SLOTS
+            else:
+                k -= n_faced
+                if k < n_swords:
+                    square = swords[k // SLOT_TARGETS[2]]
+                    slot = k % SLOT_TARGETS[2]
+                else:
+                    k -= n_swords
+                    if k < n_waters:
+                        square = waters[k // water_slots]
+                        slot = k % water_slots
+                    else:
+                        k -= n_waters
+                        square = earths[k // SLOT_TARGETS[1]]
+                        slot = k % SLOT_TARGETS[1]
+            if square == blocked:
+                continue
+            piece = board[square]
+            if slot >= SLOT_TARGETS[2] and piece & 31 == WATER_N:  # a redeploy
+                target = nth_square(targets, slot - SLOT_TARGETS[2])
+                exposed = self._exposed(square, piece)
+                if not exposed or self._safe(WATER_N, target, exposed):
+                    return cast(PaikoAction, lk.redeploys[square][target])
+                continue
+            action = lk.slots[piece & 31][square][slot]
+            if action is None:
+                continue
+            if HOW[piece & 31] == _FIRE:
+                if fragile is None:
+                    fragile = self._fragile(p)
+                if self._allows(square, piece, action, fragile):
+                    return action
+            elif self._allows(square, piece, action, NO_FRAGILE):
+                return action
+        return super().random_action(rng)
+
+    def _exposed(self, square: int, piece: int) -> list[int]:
+        """The own tiles that the mover's Sai or Water ``piece`` on ``square`` alone covers
+        and that are capturable without it (its moves must cover them again), as
+        :meth:`_tile_moves` finds them."""
+        p = piece >> 5
+        maps = self._maps
+        against = maps.against[p]
+        cover = maps.cover[p]
+        board = self._board
+        return [
+            s
+            for s in COVER[piece & 31][square]
+            if cover[s] == 1 and against[s] >= 2 and board[s] >= 0 and board[s] >> 5 == p
+        ]
+
+    def _allows(self, square: int, piece: int, action: PaikoAction, fragile: list[int]) -> bool:
+        """Whether ``action``, a shift or a turn of the mover's tile ``piece`` on ``square`` (not
+        blocked by the move limit), is legal: :meth:`_piece_moves` for that tile alone.
+        ``fragile``: :meth:`_fragile`, for a Fire."""
+        p = piece >> 5
+        kind = piece & 31
+        how = HOW[kind]
+        maps = self._maps
+        free = maps.free[p]
+        if how == _PLAIN:
+            passable = free
+        elif how == _FIRE:
+            pattern = THREAT_BITS[kind][square]
+            passable = maps.free_fire[p] | free & pattern
+            danger = maps.danger[p]
+            zone = FIRE_REACH_BITS[square]
+            near = [
+                s
+                for s in fragile
+                if BIT[s] & zone and s != square and danger[s] - (BIT[s] & pattern > 0) > BLOCKED
+            ]
+            if near and BIT[action.dst] & fire_unsafe(near)[action.facing]:
+                return False
+        else:
+            # A Sai or a Water: the slow way if it is the only cover of a square with 2 threats.
+            against = maps.against[p]
+            cover = maps.cover[p]
+            for s in COVER[kind][square]:
+                if cover[s] == 1 and against[s] >= 2:
+                    shifts: list[PaikoAction] = []
+                    turns: list[PaikoAction] = []
+                    self._tile_moves(square, piece, shifts, turns)
+                    return action in (turns if action.kind == TURN else shifts)
+            passable = free
+        if action.kind == TURN:
+            return True
+        key = passable & REGION[kind][square] | TAG[kind][square]
+        return bool(self._lk.reached_mask(key) & BIT[action.dst])
 
     # ----------------------------------------------------------------- apply / undo
 
@@ -520,6 +780,25 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
 
     def _do(self, action: PaikoAction) -> None:
         kind = action.kind
+        if SHIFT <= kind <= REDEPLOY:  # a shift, a turn in place or a Water's redeploy: most
+            snapshot = self._snapshot()
+            p = self._mover
+            src, dst = action.src, action.dst
+            moved = self._board[src]
+            self._lift(src, moved)
+            piece = moved & ~3 | action.facing
+            self._place(dst, piece)
+            if self._limit:
+                last = self._last
+                self._count[p] = self._count[p] + 1 if last[p] == src else 1
+                last[p] = dst
+            self._passes = 0
+            self._phase = PLAYING
+            self._sai = -1
+            self._undo.append((snapshot, self._capture(p, piece, dst), moved))
+            if not self._picks:
+                self._finish_turn()
+            return
         if kind == DRAFT:
             player = DRAFT_ORDER[self._step]
             self._reserve[player][action.tile] -= 1
@@ -567,23 +846,9 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             self._phase = PLAYING
             self._sai = -1
             removed = self._capture(p, self._board[square], square)
-        elif kind == PASS:
+        else:  # a pass
             self._reset_moves(p)
             self._passes += 1
-        else:  # a shift, a turn in place or a Water's redeploy
-            src, dst = action.src, action.dst
-            moved = self._board[src]
-            self._lift(src, moved)
-            piece = moved & ~3 | action.facing
-            self._place(dst, piece)
-            if self._limit:
-                last = self._last
-                self._count[p] = self._count[p] + 1 if last[p] == src else 1
-                last[p] = dst
-            self._passes = 0
-            self._phase = PLAYING
-            self._sai = -1
-            removed = self._capture(p, piece, dst)
         self._undo.append((snapshot, removed, moved))
         if not self._picks:
             self._finish_turn()
@@ -601,6 +866,8 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         can expose more tiles, so their squares are checked again. Then every marked tile is
         removed at once. Returns ``(square, piece)`` of each removed tile.
         """
+        if not THREAT_BITS[piece & 31][square] & self._maps.taken:
+            return ()
         q = 1 - p
         board = self._board
         work = [s for s in THREAT[piece & 31][square] if board[s] >= 0 and board[s] >> 5 == q]
@@ -702,6 +969,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         new._board = self._board.copy()
         new._maps = self._maps.copy()
         new._tiles = [self._tiles[0].copy(), self._tiles[1].copy()]
+        new._movers = [[squares.copy() for squares in groups] for groups in self._movers]
         new._hand = [self._hand[0].copy(), self._hand[1].copy()]
         new._reserve = [self._reserve[0].copy(), self._reserve[1].copy()]
         new._lost = self._lost.copy()
