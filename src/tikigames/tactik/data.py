@@ -128,8 +128,10 @@ class TacTikRules:
         team: whether partners play in teams (4 or 6 players); false in the 2-player variant.
         hand_size: cards dealt to each player per deal (4, or 6 in the 2-player variant).
         deal_size: cards dealt per deal (``players · hand_size``).
-        deck: copies of each card kind in the full deck; ``deck_size`` their sum.
-        joker_values: the cards a Joker may stand for.
+        deck: copies of each card kind in the full deck; ``deck_size`` their sum; ``deck_kinds``
+            the bitmask of the kinds it holds (bit k for kind k).
+        joker_values: the cards a Joker may stand for; ``joker_forward`` those that move one pawn
+            forward, as indices into ``FORWARD_CARDS``.
         discard_any: option ``discard == "any"``.
         passed: option ``seven_captures_passed``.
         partner: each player's partner (−1 in the 2-player variant).
@@ -159,7 +161,9 @@ class TacTikRules:
     deal_size: int = field(init=False, repr=False, compare=False)
     deck: tuple[int, ...] = field(init=False, repr=False, compare=False)
     deck_size: int = field(init=False, repr=False, compare=False)
+    deck_kinds: int = field(init=False, repr=False, compare=False)
     joker_values: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    joker_forward: tuple[int, ...] = field(init=False, repr=False, compare=False)
     discard_any: bool = field(init=False, repr=False, compare=False)
     passed: bool = field(init=False, repr=False, compare=False)
     partner: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -201,7 +205,13 @@ class TacTikRules:
             "deal_size": players * hand_size,
             "deck": deck,
             "deck_size": sum(deck),
+            "deck_kinds": sum(1 << kind for kind in range(NUM_CARDS) if deck[kind]),
             "joker_values": joker_values(self.with_13),
+            "joker_forward": tuple(
+                index
+                for index, card in enumerate(FORWARD_CARDS)
+                if card in joker_values(self.with_13)
+            ),
             "discard_any": self.discard == "any",
             "passed": self.seven_captures_passed,
             "partner": partner,
