@@ -26,7 +26,6 @@ Cards are in the order ``1 2 3 5 6 7 8 9 10 12 13 -4 P J``; the forward cards in
 from __future__ import annotations
 
 from functools import cache
-from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -56,7 +55,6 @@ __all__ = [
     "GIVE",
     "SEVEN",
     "START",
-    "START_VARIANTS",
     "SWAP_PAWNS",
     "Layout",
     "TacTikAction",
@@ -68,7 +66,7 @@ __all__ = [
 START, FORWARD, BACK, SEVEN, SWAP_PAWNS, DISCARD, DISCARD_ALL, GIVE, DEAL = range(9)
 
 #: Start variants in id order: the three start cards, then a Joker standing for a start card.
-START_VARIANTS: Final = (C1, C10, C13, JOKER)
+_START_VARIANTS = (C1, C10, C13, JOKER)
 
 
 @mypyc_attr(native_class=False)  # an int subclass: mypyc compiles it as a Python class
@@ -116,7 +114,7 @@ class Layout:
         self.track = track = geo.track
         self.squares = squares = geo.squares
         self.start = 0
-        self.forward = self.start + len(START_VARIANTS) * colours
+        self.forward = self.start + len(_START_VARIANTS) * colours
         self.back = self.forward + 2 * len(FORWARD_CARDS) * squares
         self.seven = self.back + 2 * track
         self.swap = self.seven + 2 * squares * 7
@@ -159,7 +157,7 @@ def build_table(colours: int, with_13: bool) -> ActionTable[TacTikAction]:
             )
         )
 
-    for variant in START_VARIANTS:
+    for variant in _START_VARIANTS:
         label = "J=1" if variant == JOKER else CARD_NAMES[variant]
         for colour in range(colours):
             add(
@@ -208,5 +206,5 @@ def build_table(colours: int, with_13: bool) -> ActionTable[TacTikAction]:
 
 
 # The start variant of each card that may start a pawn (the Joker's is JOKER).
-START_VARIANT = {card: index for index, card in enumerate(START_VARIANTS)}
+START_VARIANT = {card: index for index, card in enumerate(_START_VARIANTS)}
 assert C13 in START_VARIANT

@@ -24,9 +24,11 @@ __all__ = [
     "COLOUR_NAMES",
     "FORWARD_CARDS",
     "FORWARD_INDEX",
+    "FORWARD_OF",
     "JOKER",
     "NUM_CARDS",
     "START_CARDS",
+    "START_OF",
     "STEPS",
     "SWAP",
     "Geometry",
@@ -47,8 +49,16 @@ STEPS: Final = (1, 2, 3, 5, 6, 7, 8, 9, 10, 12, 13, 4, 0, 0)
 #: The cards that move one pawn forward, in action-id order.
 FORWARD_CARDS: Final = (C1, C2, C3, C5, C6, C8, C9, C10, C12, C13)
 FORWARD_INDEX: Final = {card: index for index, card in enumerate(FORWARD_CARDS)}
+#: Per card kind: its index in ``FORWARD_CARDS``, or −1.
+FORWARD_OF: Final = tuple(FORWARD_INDEX.get(kind, -1) for kind in range(NUM_CARDS))
 #: The cards that may start a pawn.
 START_CARDS: Final = (C1, C10, C13)
+#: Per card kind: its start variant (the order of the start actions: ``1``, ``10``, ``13``, a
+#: Joker), or −1.
+START_OF: Final = tuple(
+    (*START_CARDS, JOKER).index(kind) if kind in (*START_CARDS, JOKER) else -1
+    for kind in range(NUM_CARDS)
+)
 
 #: Display names of the colours, in seat order [R].
 COLOUR_NAMES: Final = {

@@ -42,10 +42,12 @@ __all__ = [
     "entered",
     "forward_bars",
     "forward_dest",
+    "forward_entries",
     "occupancy",
     "seven_after",
     "seven_feasible",
     "seven_moves",
+    "seven_offsets",
 ]
 
 #: What :func:`seven_feasible` has found, per (pawns, pieux, steps left).
@@ -165,6 +167,28 @@ def forward_bars(colours: int) -> tuple[tuple[int, ...], ...]:
                 else:
                     bar = 0
                 entries[16 * x + n] = bar
+        tables.append(tuple(entries))
+    return tuple(tables)
+
+
+@cache
+def forward_entries(colours: int) -> tuple[tuple[int, ...], ...]:
+    """Per colour ``c``, per track square ``x`` and distance ``n`` (entry ``16·x + n``): the home
+    square ``j`` (1–4) that the move enters when it may (its home squares up to ``j`` empty,
+    and not from its own start square as a pieu), else 0.
+
+    >>> forward_entries(4)[0][16 * 60 + 5], forward_entries(4)[0][16 * 60 + 9]
+    (1, 0)
+    """
+    track = 16 * colours
+    tables = []
+    for c in range(colours):
+        entries = [0] * (16 * track)
+        for x in range(track):
+            d = ((c << 4) - x) % track
+            for n in range(1, 16):
+                if d < n <= d + PAWNS:
+                    entries[16 * x + n] = n - d
         tables.append(tuple(entries))
     return tuple(tables)
 
@@ -312,38 +336,68 @@ def seven_moves(
     """The legal sub-moves ``(square, steps)`` of colour ``c``'s pawns (sorted squares) with
     ``r`` steps of a seven left: those after which the rest of the seven can still be used.
 
-    A sub-move whose pawn can go on with the whole rest is kept at once (one look-up in
-    :func:`forward_bars`); only the others search the rest with :func:`seven_feasible`.
-
     >>> seven_moves(64, 4, 0, (62,), 0, 7, True)  # +3 … +6 would strand steps in the home
     [(62, 1), (62, 2), (62, 7)]
     """
-    memo: Memo = {}
+    offsets = seven_offsets(track, colours, c, pawns, pieux, r, passed)
+    return [(offset // 7, offset % 7 + 1) for offset in offsets]
+
+
+def seven_offsets(
+    track: int, colours: int, c: int, pawns: tuple[int, ...], pieux: int, r: int, passed: bool
+) -> list[int]:
+    """:func:`seven_moves` as offsets ``7·square + steps − 1``, in order (the seven actions'
+    order in the action table).
+
+    A pawn on a stretch of track with no start square within ``r`` steps may take any part of
+    them (nothing can bar it, and it can go on with the rest); elsewhere a sub-move whose pawn
+    can go on with the whole rest is kept at once (one look-up in :func:`forward_bars`), and
+    only the others search the rest with :func:`seven_feasible`.
+
+    >>> seven_offsets(64, 4, 0, (62,), 0, 7, True)  # t62 + 1, + 2 or + 7, as in seven_moves
+    [434, 435, 440]
+    >>> len(seven_offsets(64, 4, 0, (5, 62), 0, 7, True))  # t5 can take any rest: 2 × 7
+    14
+    """
     bars = forward_bars(colours)[c]
+    entries = forward_entries(colours)[c]
     home = _home_mask(track, c, pawns)
     occ = pieux | home << HOME_SHIFT | NEVER
     base = track + PAWNS * c
     start = c << 4
-    moves = []
+    at_start_pieu = pieux >> c & 1
+    memo: Memo | None = None
+    offsets: list[int] = []
     for x in pawns:
+        first = 7 * x - 1
+        if x < track and x != start and 16 - (x & 15) > r:
+            offsets += range(first + 1, first + r + 1)
+            continue
         at = x << 4
         for n in range(1, r + 1):
             if occ & bars[at + n]:
                 continue
             if n < r:
-                y = forward_dest(track, colours, x, n, c, pieux, home)
-                # The pawn going on with the rest is enough. Its bar is a pieu on the track, the
-                # home squares in the home: the pieux and home after the sub-move.
-                if y < track:
-                    after_occ = (pieux & ~(1 << c) if x == start else pieux) | NEVER
+                # Where it lands, and whether it can go on with the whole rest: its bar is a
+                # pieu on the track, the home squares in the home (those after the sub-move).
+                if x >= track:
+                    y = x + n
+                    after_occ = (home & ~(1 << (x - base)) | 1 << (y - base)) << HOME_SHIFT
                 else:
-                    after_home = home & ~(1 << (x - base)) if x >= track else home
-                    after_occ = (after_home | 1 << (y - base)) << HOME_SHIFT | NEVER
-                if after_occ & bars[(y << 4) + r - n]:
+                    j = entries[at + n]
+                    if j and not home & ((1 << j) - 1) and not (x == start and at_start_pieu):
+                        y = base + j - 1
+                        after_occ = (home | 1 << (j - 1)) << HOME_SHIFT
+                    else:
+                        y = (x + n) % track
+                        after_occ = pieux & ~(1 << c) if x == start else pieux
+                if (after_occ | NEVER) & bars[(y << 4) + r - n]:
+                    if memo is None:
+                        memo = {}
                     after, after_pieux = seven_after(track, c, pawns, x, y, n, pieux, passed)
                     if not seven_feasible(
                         track, colours, c, after, after_pieux, r - n, passed, memo
                     ):
                         continue
-            moves.append((x, n))
-    return moves
+            offsets.append(first + n)
+    return offsets

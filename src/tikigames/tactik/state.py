@@ -23,7 +23,6 @@ from tikigames.tactik.actions import (
     GIVE,
     SEVEN,
     START,
-    START_VARIANTS,
     SWAP_PAWNS,
     TacTikAction,
     layout,
@@ -33,10 +32,12 @@ from tikigames.tactik.data import (
     C7,
     CARD_NAMES,
     FORWARD_CARDS,
+    FORWARD_OF,
     HOME_FULL,
     JOKER,
     NUM_CARDS,
     PAWNS,
+    START_OF,
     STEPS,
     SWAP,
     TacTikRules,
@@ -50,7 +51,7 @@ from tikigames.tactik.paths import (
     entered,
     forward_bars,
     forward_dest,
-    seven_moves,
+    seven_offsets,
 )
 
 if TYPE_CHECKING:
@@ -434,20 +435,22 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         actions = self._actions
         b = self._b
         if self._seven:
-            base = lay.seven - 1
-            moves = self._seven_moves(self._seven_colour, self._seven)
-            return [actions[base + 7 * x + n] for x, n in moves]
+            base = lay.seven
+            offsets = self._seven_offsets(self._seven_colour, self._seven)
+            return [actions[base + offset] for offset in offsets]
         player = self._player
         hand = self._hands[player]
         colours = self._acting(player)
         pieux = b[rules.pieu]
         joker = hand[JOKER]
         legal: list[TacTikAction] = []
+        kinds = [k for k in range(NUM_CARDS) if hand[k]]
         res = rules.res
         starters = [c for c in colours if b[res + c] and not pieux >> c & 1]
         if starters:
-            for variant in range(len(START_VARIANTS)):
-                if hand[START_VARIANTS[variant]]:
+            for k in kinds:
+                variant = START_OF[k]
+                if variant >= 0:
                     base = lay.start + variant * rules.colours
                     for c in starters:
                         legal.append(actions[base + c])
@@ -465,10 +468,10 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         if len(movers) > 1:
             movers.sort()
         squares = rules.squares
-        for index in range(len(FORWARD_CARDS)):
-            card = FORWARD_CARDS[index]
-            if hand[card]:
-                n = STEPS[card]
+        for k in kinds:
+            index = FORWARD_OF[k]
+            if index >= 0:
+                n = STEPS[k]
                 base = lay.forward + index * squares
                 for x, occ, bars_c in movers:
                     if not occ & bars_c[(x << 4) + n]:
@@ -491,8 +494,10 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                 base = lay.back + rules.track
                 legal += [actions[base + x] for x in xs]
         if seven or joker:
-            offsets = [7 * x + n - 1 for c in colours for x, n in self._seven_moves(c, 7)]
-            if len(colours) > 1:
+            if len(colours) == 1:
+                offsets = self._seven_offsets(colours[0], 7)
+            else:
+                offsets = [offset for c in colours for offset in self._seven_offsets(c, 7)]
                 offsets.sort()
             if seven:
                 base = lay.seven
@@ -510,21 +515,20 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                 legal += [actions[base + pair] for pair in pairs]
         if rules.discard_any:
             base = lay.discard
-            legal += [actions[base + k] for k in range(NUM_CARDS) if hand[k]]
+            legal += [actions[base + k] for k in kinds]
         elif not legal:
             legal.append(actions[lay.discard_all])
         return legal
 
-    def _own_pawns(self, colour: int) -> list[int]:
-        pos = self._rules.pos + PAWNS * colour
-        return [x for x in self._b[pos : pos + PAWNS] if x >= 0]
-
-    def _seven_moves(self, c: int, r: int) -> list[tuple[int, int]]:
-        """The legal sub-moves ``(square, steps)`` of colour ``c`` with ``r`` steps left."""
+    def _seven_offsets(self, c: int, r: int) -> list[int]:
+        """The legal sub-moves of colour ``c`` with ``r`` steps left, as offsets into the
+        seven actions (``7·square + steps − 1``), in order."""
         rules = self._rules
-        pawns = tuple(sorted(self._own_pawns(c)))
-        return seven_moves(
-            rules.track, rules.colours, c, pawns, self._b[rules.pieu], r, rules.passed
+        first = rules.pos + PAWNS * c
+        pawns = [x for x in self._b[first : first + PAWNS] if x >= 0]
+        pawns.sort()
+        return seven_offsets(
+            rules.track, rules.colours, c, tuple(pawns), self._b[rules.pieu], r, rules.passed
         )
 
     def _swap_pairs(self, colours: tuple[int, ...]) -> list[int]:
