@@ -11,6 +11,7 @@ may go is the path rule's business (:mod:`tikigames.tactik.paths`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.constants import CHANCE, TERMINAL
@@ -406,6 +407,78 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     def seven_colour(self) -> int | None:
         """The colour the seven being played moves, or ``None``."""
         return self._seven_colour if self._seven else None
+
+    # ----------------------------------------------------------------- the resampler's fast path
+
+    def redeal_unchecked(self, start: int, cards: Sequence[int], gives: Sequence[int]) -> None:
+        """Rewrite the hidden cards of the deal under way, as if it had been played with them:
+        ``cards[i]`` is the kind of its i-th dealt card and ``gives[i]`` that of its i-th give,
+        the deal's first card being action ``start`` of the history. Hands, talon, exchange,
+        history and every player's view of it become what replaying the deal so would give.
+
+        The resampler's fast path: its worlds differ only there, so it rewrites a copy of one
+        world rather than replaying the deal in each. Like :meth:`apply_unchecked`, nothing is
+        checked: ``cards`` and ``gives`` must be as long as the deal's, and consistent with its
+        plays (every card played was held when it was played) — a broken promise leaves the
+        state corrupt.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tactik").new_initial_state()
+        >>> for card in ["1", "3", "6", "9"] * 4:
+        ...     state.apply_action(state.parse_action("deal " + card))
+        >>> state.redeal_unchecked(0, [0, 1, 2, 3] + [5] * 12, [])
+        >>> state.hand(0), state.hand(1), state.talon()[:4], state.seen_history(0)[:2]
+        (['1', '7', '7', '7'], ['2', '7', '7', '7'], (3, 3, 3, 3), ('deal 1', 'deal ?'))
+        """
+        rules = self._rules
+        n = rules.players
+        history, views = self._history, self._views
+        deal = self._deals.deal
+        give = self._actions[self._lay.give : self._lay.give + NUM_CARDS]
+        talon, hands = self._talon, self._hands
+        first = self._dealer + 1
+        for i in range(len(cards)):
+            card = cards[i]
+            old = history[start + i]
+            if old.card != card:
+                served = (first + i) % n
+                hand = hands[served]
+                hand[old.card] -= 1
+                hand[card] += 1
+                talon[old.card] += 1
+                talon[card] -= 1
+                new = deal[card]
+                history[start + i] = new
+                views[served][start + i] = new.text
+        resolved = len(gives) == n
+        at = start + len(cards)
+        for i in range(len(gives)):
+            card = gives[i]
+            old = history[at + i]
+            if old.card != card:
+                giver = (first + i) % n
+                self._gives[giver] = card
+                if resolved:
+                    mate = rules.partner[giver]
+                    hands[giver][old.card] += 1
+                    hands[giver][card] -= 1
+                    hands[mate][old.card] -= 1
+                    hands[mate][card] += 1
+                    self._received[mate] = card
+                new = give[card]
+                history[at + i] = new
+                views[giver][at + i] = new.text
+        kinds = 0
+        for k in range(NUM_CARDS):
+            if talon[k]:
+                kinds |= 1 << k
+        self._talon_kinds = kinds
+        # The legal lists cached for the positions inside the deal depend on its cards.
+        stack = self._legal_stack
+        for i in range(start + 1, len(stack)):
+            stack[i] = None
+        self._legal = None
+        self._hash = None
 
     # ----------------------------------------------------------------- legal actions
 
