@@ -43,6 +43,7 @@ __all__ = [
     "forward_bars",
     "forward_dest",
     "forward_entries",
+    "forward_rows",
     "occupancy",
     "seven_after",
     "seven_feasible",
@@ -169,6 +170,22 @@ def forward_bars(colours: int) -> tuple[tuple[int, ...], ...]:
                 entries[16 * x + n] = bar
         tables.append(tuple(entries))
     return tuple(tables)
+
+
+@cache
+def forward_rows(colours: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """:func:`forward_bars` by distance: per colour ``c`` and distance ``n``, the bars of every
+    square (``forward_rows(C)[c][n][x] == forward_bars(C)[c][16·x + n]``), so that a card's
+    moves read one row.
+
+    >>> forward_rows(4)[3][5][60] == forward_bars(4)[3][16 * 60 + 5]
+    True
+    """
+    squares = 16 * colours + PAWNS * colours
+    return tuple(
+        tuple(tuple(bars[16 * x + n] for x in range(squares)) for n in range(16))
+        for bars in forward_bars(colours)
+    )
 
 
 @cache

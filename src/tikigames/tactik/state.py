@@ -50,8 +50,8 @@ from tikigames.tactik.paths import (
     back_bars,
     back_dest,
     entered,
-    forward_bars,
     forward_dest,
+    forward_rows,
     seven_offsets,
 )
 
@@ -107,6 +107,15 @@ class _Deals:
         return row
 
 
+def _mask(counts: list[int]) -> int:
+    """The kinds of a count per kind, as a bitmask (bit k: kind k)."""
+    mask = 0
+    for k in range(NUM_CARDS):
+        if counts[k]:
+            mask |= 1 << k
+    return mask
+
+
 #: The deal tables of each action table, by the id of its actions' tuple (checked on use).
 _DEALS: dict[int, _Deals] = {}
 
@@ -152,7 +161,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     __slots__ = (
         "_b",
         "_back_bars",
-        "_bars",
+        "_rows",
         "_dealer",
         "_deals",
         "_dealt",
@@ -192,7 +201,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         #: The kinds left in the talon, as a bitmask (bit k: kind k), kept with the talon.
         self._talon_kinds = rules.deck_kinds
         self._deals = _deals(self._actions, self._lay.deal)
-        self._bars = forward_bars(colours)
+        self._rows = forward_rows(colours)
         self._back_bars = back_bars(colours)
         #: Cards played or discarded since the talon was last made up, per kind.
         self._pile: list[int] = [0] * NUM_CARDS
@@ -468,11 +477,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                 new = give[card]
                 history[at + i] = new
                 views[giver][at + i] = new.text
-        kinds = 0
-        for k in range(NUM_CARDS):
-            if talon[k]:
-                kinds |= 1 << k
-        self._talon_kinds = kinds
+        self._talon_kinds = _mask(talon)
         # The legal lists cached for the positions inside the deal depend on its cards.
         stack = self._legal_stack
         for i in range(start + 1, len(stack)):
@@ -513,7 +518,13 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             return [actions[base + offset] for offset in offsets]
         player = self._player
         hand = self._hands[player]
-        colours = self._acting(player)
+        colours: tuple[int, ...]
+        if rules.team:
+            colours = (
+                (rules.partner[player],) if b[rules.homes + player] == HOME_FULL else (player,)
+            )
+        else:
+            colours = self._acting(player)
         pieux = b[rules.pieu]
         joker = hand[JOKER]
         legal: list[TacTikAction] = []
@@ -527,45 +538,69 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                     base = lay.start + variant * rules.colours
                     for c in starters:
                         legal.append(actions[base + c])
-        # The pawns that may move, in square order, with their colour's occupancy and bars.
-        movers: list[tuple[int, int, tuple[int, ...]]] = []
-        bars = self._bars
-        pos, homes = rules.pos, rules.homes
-        for c in colours:
-            occ = pieux | b[homes + c] << HOME_SHIFT | NEVER
-            bars_c = bars[c]
-            first = pos + PAWNS * c
-            for x in b[first : first + PAWNS]:
-                if x >= 0:
-                    movers.append((x, occ, bars_c))
-        if len(movers) > 1:
-            movers.sort()
         squares = rules.squares
-        for k in kinds:
-            index = FORWARD_OF[k]
-            if index >= 0:
-                n = STEPS[k]
-                base = lay.forward + index * squares
-                for x, occ, bars_c in movers:
-                    if not occ & bars_c[(x << 4) + n]:
-                        legal.append(actions[base + x])
-        if joker:
-            for index in rules.joker_forward:
-                n = STEPS[FORWARD_CARDS[index]]
-                base = lay.forward + (len(FORWARD_CARDS) + index) * squares
-                for x, occ, bars_c in movers:
-                    if not occ & bars_c[(x << 4) + n]:
-                        legal.append(actions[base + x])
-        back, seven, swap = hand[BACK4], hand[C7], hand[SWAP]
-        if back or joker:
-            back_bars = self._back_bars
-            xs = [x for x, occ, _ in movers if not occ & back_bars[x]]
-            if back:
-                base = lay.back
-                legal += [actions[base + x] for x in xs]
+        pos, homes = rules.pos, rules.homes
+        back_bars = self._back_bars
+        if len(colours) == 1:
+            # The pawns of the one acting colour, in square order, against its occupancy.
+            c = colours[0]
+            occ = pieux | b[homes + c] << HOME_SHIFT | NEVER
+            rows = self._rows[c]
+            first = pos + PAWNS * c
+            xs = [x for x in b[first : first + PAWNS] if x >= 0]
+            xs.sort()
+            for k in kinds:
+                index = FORWARD_OF[k]
+                if index >= 0:
+                    row = rows[STEPS[k]]
+                    base = lay.forward + index * squares
+                    for x in xs:
+                        if not occ & row[x]:
+                            legal.append(actions[base + x])
             if joker:
-                base = lay.back + rules.track
-                legal += [actions[base + x] for x in xs]
+                for index in rules.joker_forward:
+                    row = rows[STEPS[FORWARD_CARDS[index]]]
+                    base = lay.forward + (len(FORWARD_CARDS) + index) * squares
+                    for x in xs:
+                        if not occ & row[x]:
+                            legal.append(actions[base + x])
+            back, seven, swap = hand[BACK4], hand[C7], hand[SWAP]
+            backs = [x for x in xs if not occ & back_bars[x]] if back or joker else xs
+        else:
+            # Several colours (the 2-player variant): their pawns merged in square order, each
+            # with its colour's occupancy and bars.
+            movers: list[tuple[int, int, tuple[tuple[int, ...], ...]]] = []
+            for c in colours:
+                occ = pieux | b[homes + c] << HOME_SHIFT | NEVER
+                rows = self._rows[c]
+                first = pos + PAWNS * c
+                for x in b[first : first + PAWNS]:
+                    if x >= 0:
+                        movers.append((x, occ, rows))
+            movers.sort()
+            for k in kinds:
+                index = FORWARD_OF[k]
+                if index >= 0:
+                    n = STEPS[k]
+                    base = lay.forward + index * squares
+                    for x, occ, rows in movers:
+                        if not occ & rows[n][x]:
+                            legal.append(actions[base + x])
+            if joker:
+                for index in rules.joker_forward:
+                    n = STEPS[FORWARD_CARDS[index]]
+                    base = lay.forward + (len(FORWARD_CARDS) + index) * squares
+                    for x, occ, rows in movers:
+                        if not occ & rows[n][x]:
+                            legal.append(actions[base + x])
+            back, seven, swap = hand[BACK4], hand[C7], hand[SWAP]
+            backs = [x for x, occ, _ in movers if not occ & back_bars[x]] if back or joker else []
+        if back:
+            base = lay.back
+            legal += [actions[base + x] for x in backs]
+        if joker:
+            base = lay.back + rules.track
+            legal += [actions[base + x] for x in backs]
         if seven or joker:
             if len(colours) == 1:
                 offsets = self._seven_offsets(colours[0], 7)
@@ -948,7 +983,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         new._talon_size = self._talon_size
         new._talon_kinds = self._talon_kinds
         new._deals = self._deals
-        new._bars = self._bars
+        new._rows = self._rows
         new._back_bars = self._back_bars
         new._pile = self._pile.copy()
         new._revealed = self._revealed.copy()
