@@ -56,8 +56,7 @@ START_CARDS: Final = (C1, C10, C13)
 #: Per card kind: its start variant (the order of the start actions: ``1``, ``10``, ``13``, a
 #: Joker), or −1.
 START_OF: Final = tuple(
-    (*START_CARDS, JOKER).index(kind) if kind in (*START_CARDS, JOKER) else -1
-    for kind in range(NUM_CARDS)
+    {C1: 0, C10: 1, C13: 2, JOKER: 3}.get(kind, -1) for kind in range(NUM_CARDS)
 )
 
 #: Display names of the colours, in seat order [R].

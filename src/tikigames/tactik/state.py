@@ -48,9 +48,8 @@ from tikigames.tactik.paths import (
     HOME_SHIFT,
     NEVER,
     back_bars,
-    back_dest,
     entered,
-    forward_dest,
+    forward_entries,
     forward_rows,
     seven_offsets,
 )
@@ -161,6 +160,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     __slots__ = (
         "_b",
         "_back_bars",
+        "_entries",
         "_rows",
         "_dealer",
         "_deals",
@@ -202,6 +202,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         self._talon_kinds = rules.deck_kinds
         self._deals = _deals(self._actions, self._lay.deal)
         self._rows = forward_rows(colours)
+        self._entries = forward_entries(colours)
         self._back_bars = back_bars(colours)
         #: Cards played or discarded since the talon was last made up, per kind.
         self._pile: list[int] = [0] * NUM_CARDS
@@ -876,9 +877,21 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         c = b[x] if x < track else (x - track) // PAWNS
         n = action.steps
         if kind == BACK:
-            y = back_dest(track, x, b[pieu])
+            y = (x - 4) % track
+        elif x >= track:
+            y = x + n
         else:
-            y = forward_dest(track, rules.colours, x, n, c, b[pieu], b[self._rules.homes + c])
+            # forward_dest, for a move known to be possible: into the home if it may enter
+            # (its squares up to j empty, and not a pieu leaving its own start square).
+            j = self._entries[c][(x << 4) + n]
+            if (
+                j
+                and not b[rules.homes + c] & ((1 << j) - 1)
+                and not (x == c << 4 and b[pieu] >> c & 1)
+            ):
+                y = track + PAWNS * c + j - 1
+            else:
+                y = (x + n) % track
         pos = self._rules.pos + PAWNS * c
         slot = b.index(x, pos, pos + PAWNS)
         log.append((pieu, b[pieu]))
@@ -984,6 +997,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         new._talon_kinds = self._talon_kinds
         new._deals = self._deals
         new._rows = self._rows
+        new._entries = self._entries
         new._back_bars = self._back_bars
         new._pile = self._pile.copy()
         new._revealed = self._revealed.copy()
