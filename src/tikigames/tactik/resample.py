@@ -487,9 +487,13 @@ class _AfterExchange(_Plan):
             at = 0
             for i in range(len(hidden)):
                 q = hidden[i]
-                free = frees[q] = _counts(cards[at : at + sizes[i]])
+                free = [0] * NUM_CARDS
+                hand = known[q].copy()
+                for card in cards[at : at + sizes[i]]:
+                    free[card] += 1
+                    hand[card] += 1
                 at += sizes[i]
-                held[q] = [a + b for a, b in zip(known[q], free, strict=True)]
+                frees[q], held[q] = free, hand
             accept = 1.0
             if player is not None:
                 mate = partner[player]
@@ -533,11 +537,17 @@ def _give_terms(
     their hands and free parts may differ (see :func:`_ratio`)."""
     base = _ratio(free_q, held_q, kinds_q) * _ratio(free_r, held_r, kinds_r)
     holds_q = [k for k in range(NUM_CARDS) if held_q[k]]
-    return [
-        (base * _swapped(held_q, give_q, give_r) * _swapped(held_r, give_r, give_q), give_q, give_r)
-        for give_q in [k for k in range(NUM_CARDS) if held_r[k]]
-        for give_r in holds_q
-    ]
+    terms = []
+    for give_q in range(NUM_CARDS):
+        if held_r[give_q]:
+            for give_r in holds_q:
+                if give_q == give_r:  # _swapped, inline: 1.0 both ways
+                    terms.append((base, give_q, give_r))
+                else:
+                    swapped_q = held_q[give_r] / (held_q[give_q] + 1)
+                    swapped_r = held_r[give_q] / (held_r[give_r] + 1)
+                    terms.append((base * swapped_q * swapped_r, give_q, give_r))
+    return terms
 
 
 def _replay(
