@@ -73,20 +73,35 @@ def _names(counts: list[int]) -> list[str]:
 
 
 class _Deals:
-    """What the deal phase reads, per action table: the deal actions, the legal list for each
-    set of kinds left in the talon, and the ``(action, probability)`` pair of each count out of
-    each talon size. Built once and shared by every state of the table, so that a chance node
-    allocates nothing but the list it returns."""
+    """What the deal phase and the hands read, per action table: the deal actions, the legal
+    list for each set of kinds left in the talon, the ``(action, probability)`` pair of each
+    count out of each talon size, and each hand's kinds and discards. Built as met and shared
+    by every state of the table, so that a chance node allocates nothing but the list it
+    returns, and a turn does not scan the hand."""
 
-    __slots__ = ("actions", "deal", "legal", "pairs")
+    __slots__ = ("actions", "deal", "discard", "hands", "legal", "pairs")
 
-    def __init__(self, actions: tuple[TacTikAction, ...], base: int) -> None:
+    def __init__(self, actions: tuple[TacTikAction, ...], base: int, discard: int) -> None:
         self.actions = actions
         self.deal = actions[base : base + NUM_CARDS]
+        self.discard = actions[discard : discard + NUM_CARDS]
         #: Bitmask of the kinds in the talon → its kinds and the legal deal actions.
         self.legal: dict[int, tuple[tuple[int, ...], list[TacTikAction]]] = {}
         #: Talon size → the pair of kind k with c copies left, at ``8·k + c``.
         self.pairs: dict[int, list[tuple[TacTikAction, float]]] = {}
+        #: A hand (its count per kind) → its kinds and their discard actions.
+        self.hands: dict[tuple[int, ...], tuple[tuple[int, ...], list[TacTikAction]]] = {}
+
+    def hand(self, hand: list[int]) -> tuple[tuple[int, ...], list[TacTikAction]]:
+        """The kinds of ``hand`` (a count per kind), in card order, and their discards."""
+        key = tuple(hand)
+        entry = self.hands.get(key)
+        if entry is None:
+            if len(self.hands) >= _HANDS_MAX:  # a 6-card hand has some 38,000 forms
+                self.hands.clear()
+            kinds = tuple(k for k in range(NUM_CARDS) if hand[k])
+            entry = self.hands[key] = (kinds, [self.discard[k] for k in kinds])
+        return entry
 
     def kinds(self, mask: int) -> tuple[tuple[int, ...], list[TacTikAction]]:
         """The kinds of the bitmask ``mask``, in card order, and their deal actions."""
@@ -106,6 +121,10 @@ class _Deals:
         return row
 
 
+#: The most hands a table keeps (see ``_Deals.hands``).
+_HANDS_MAX = 1 << 16
+
+
 def _mask(counts: list[int]) -> int:
     """The kinds of a count per kind, as a bitmask (bit k: kind k)."""
     mask = 0
@@ -119,10 +138,10 @@ def _mask(counts: list[int]) -> int:
 _DEALS: dict[int, _Deals] = {}
 
 
-def _deals(actions: tuple[TacTikAction, ...], base: int) -> _Deals:
+def _deals(actions: tuple[TacTikAction, ...], base: int, discard: int) -> _Deals:
     entry = _DEALS.get(id(actions))
     if entry is None or entry.actions is not actions:
-        entry = _DEALS[id(actions)] = _Deals(actions, base)
+        entry = _DEALS[id(actions)] = _Deals(actions, base, discard)
     return entry
 
 
@@ -200,7 +219,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         self._talon_size = rules.deck_size
         #: The kinds left in the talon, as a bitmask (bit k: kind k), kept with the talon.
         self._talon_kinds = rules.deck_kinds
-        self._deals = _deals(self._actions, self._lay.deal)
+        self._deals = _deals(self._actions, self._lay.deal, self._lay.discard)
         self._rows = forward_rows(colours)
         self._entries = forward_entries(colours)
         self._back_bars = back_bars(colours)
@@ -529,9 +548,13 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         pieux = b[rules.pieu]
         joker = hand[JOKER]
         legal: list[TacTikAction] = []
-        kinds = [k for k in range(NUM_CARDS) if hand[k]]
+        kinds, discards = self._deals.hand(hand)
         res = rules.res
-        starters = [c for c in colours if b[res + c] and not pieux >> c & 1]
+        if len(colours) == 1:
+            c = colours[0]
+            starters = [c] if b[res + c] and not pieux >> c & 1 else []
+        else:
+            starters = [c for c in colours if b[res + c] and not pieux >> c & 1]
         if starters:
             for k in kinds:
                 variant = START_OF[k]
@@ -548,8 +571,10 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             occ = pieux | b[homes + c] << HOME_SHIFT | NEVER
             rows = self._rows[c]
             first = pos + PAWNS * c
-            xs = [x for x in b[first : first + PAWNS] if x >= 0]
+            xs = b[first : first + PAWNS]
             xs.sort()
+            if b[res + c]:  # the pawns in reserve, at −1, come first
+                del xs[: b[res + c]]
             for k in kinds:
                 index = FORWARD_OF[k]
                 if index >= 0:
@@ -623,8 +648,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                 base = lay.swap + rules.track * (rules.track - 1)
                 legal += [actions[base + pair] for pair in pairs]
         if rules.discard_any:
-            base = lay.discard
-            legal += [actions[base + k] for k in kinds]
+            legal += discards
         elif not legal:
             legal.append(actions[lay.discard_all])
         return legal
