@@ -366,10 +366,11 @@ def seven_offsets(
     """:func:`seven_moves` as offsets ``7·square + steps − 1``, in order (the seven actions'
     order in the action table).
 
-    A pawn on a stretch of track with no start square within ``r`` steps may take any part of
-    them (nothing can bar it, and it can go on with the rest); elsewhere a sub-move whose pawn
-    can go on with the whole rest is kept at once (one look-up in :func:`forward_bars`), and
-    only the others search the rest with :func:`seven_feasible`.
+    A pawn on the track with no start square within ``r`` steps, or only another colour's
+    without its pieu, may take any part of them (nothing can bar it, and it can go on with the
+    rest); elsewhere a sub-move whose pawn can go on with the whole rest is kept at once (one
+    look-up in :func:`forward_bars`), and only the others search the rest with
+    :func:`seven_feasible`.
 
     >>> seven_offsets(64, 4, 0, (62,), 0, 7, True)  # t62 + 1, + 2 or + 7, as in seven_moves
     [434, 435, 440]
@@ -387,9 +388,13 @@ def seven_offsets(
     offsets: list[int] = []
     for x in pawns:
         first = 7 * x - 1
-        if x < track and x != start and 16 - (x & 15) > r:
-            offsets += range(first + 1, first + r + 1)
-            continue
+        if x < track and x != start:
+            # Within reach, no start square, or that of another colour with no pieu on it: no
+            # bar and no way home, for any part of the steps and for the rest after it.
+            k = ((x >> 4) + 1) % colours
+            if 16 - (x & 15) > r or (k != c and not pieux >> k & 1):
+                offsets += range(first + 1, first + r + 1)
+                continue
         at = x << 4
         for n in range(1, r + 1):
             if occ & bars[at + n]:
