@@ -204,6 +204,41 @@ def test_resampled_histories_are_legal_and_keep_what_the_observer_knows(
                 assert obs.given in sample.hand(mate) or played[(mate, obs.given)]
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"players": 6, "discard": "stuck"}, {"players": 2, "jokers": 4, "with_13": True}],
+)
+def test_a_resamplers_rewritten_worlds_are_the_states_their_histories_replay_to(
+    options: dict[str, Any],
+) -> None:
+    """After its first draw, a resampler rewrites the current deal of one world in place
+    (``redeal_unchecked``) instead of replaying it: each world must be the very state its
+    history gives when replayed with checks — position, every player's view, legal actions,
+    JSON — and stay so when undone."""
+    rng = random.Random(5)
+    for state in random_positions(options, 6, seed=8):
+        game = state.game
+        for player in [*range(game.num_players), None]:
+            obs = state.observation(player)
+            draw = game.resampler(obs)
+            for _ in range(3):
+                world = draw(rng)
+                replay = game.new_initial_state()
+                for action in world.history():
+                    replay.apply_action(action)
+                assert world.observation(player) == obs
+                for _ in range(min(15, len(replay.history())) + 1):
+                    assert world == replay and hash(world) == hash(replay)
+                    assert world.to_json() == replay.to_json()
+                    assert world.legal_actions() == replay.legal_actions()
+                    assert world.chance_outcomes() == replay.chance_outcomes()
+                    for seat in [*range(game.num_players), None]:
+                        assert world.seen_history(seat) == replay.seen_history(seat)
+                        assert world.observation(seat) == replay.observation(seat)
+                    if replay.history():
+                        assert world.undo_action() is replay.undo_action()
+
+
 def drawer(game: Any, obs: Any, via: str) -> Callable[[random.Random], Any]:
     """Draws by ``game.resample`` (independent) or from one ``game.resampler(obs)``."""
     if via == "resampler":

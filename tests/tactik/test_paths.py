@@ -8,18 +8,25 @@ start square, the start square counting as a step on the way in.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 
 import pytest
 
-from tikigames.tactik.data import geometry
+from tikigames.tactik.data import PAWNS, geometry
 from tikigames.tactik.paths import (
+    back_bars,
     back_dest,
     entered,
+    forward_bars,
     forward_dest,
+    forward_entries,
+    forward_rows,
+    occupancy,
     seven_after,
     seven_feasible,
     seven_moves,
+    seven_offsets,
 )
 
 
@@ -222,3 +229,79 @@ def test_the_two_player_variant_uses_the_four_colour_board() -> None:
     assert forward(4, "t31", 2, 0) == "t33"
     assert forward(4, "t31", 2, 0, pieux=[2]) is None
     assert back(4, "t34", pieux=[2]) is None
+
+
+# ----------------------------------------------------------------------------- the move tables
+
+
+@pytest.mark.parametrize("colours", [4, 6])
+def test_the_bar_tables_say_exactly_when_forward_dest_and_back_dest_refuse(colours: int) -> None:
+    """Move generation reads ``forward_bars``/``forward_rows`` and ``back_bars`` instead of
+    calling the path rule: on every square, distance, pieux and home (all of them on the
+    4-colour board, a sample on the 6-colour one), they refuse exactly what it refuses, and
+    ``forward_entries`` names the home square it lands on."""
+    geo = geometry(colours)
+    track, squares = geo.track, geo.squares
+    bars, rows, entries = forward_bars(colours), forward_rows(colours), forward_entries(colours)
+    rng = random.Random(colours)
+    every = colours == 4
+    for c in range(colours):
+        homes = range(track + PAWNS * c, track + PAWNS * (c + 1))
+        for x in [*range(track), *homes]:
+            for n in range(1, 14):
+                pieux_all = range(1 << colours) if every else rng.sample(range(1 << colours), 6)
+                for pieux in pieux_all:
+                    for home in range(1 << PAWNS):
+                        if x >= track and not home >> (x - homes[0]) & 1:
+                            continue  # a pawn in its home occupies its square
+                        y = forward_dest(track, colours, x, n, c, pieux, home)
+                        barred = occupancy(pieux, home) & bars[c][16 * x + n]
+                        assert (y < 0) == bool(barred), (c, x, n, pieux, home)
+                        assert rows[c][n][x] == bars[c][16 * x + n]
+                        if y >= track and x < track:
+                            assert y == track + PAWNS * c + entries[c][16 * x + n] - 1
+    for x in range(squares):
+        for pieux in range(1 << colours):
+            y = back_dest(track, x, pieux) if x < track else -1
+            assert (y < 0) == bool(occupancy(pieux, 0) & back_bars(colours)[x])
+
+
+def reference_seven_moves(
+    track: int, colours: int, c: int, pawns: tuple[int, ...], pieux: int, r: int, passed: bool
+) -> list[tuple[int, int]]:
+    """The seven's rule as written: every sub-move the path rule allows after which the rest
+    can still be used."""
+    home = sum(1 << (x - track - PAWNS * c) for x in pawns if x >= track)
+    moves = []
+    for x in pawns:
+        for n in range(1, r + 1):
+            y = forward_dest(track, colours, x, n, c, pieux, home)
+            if y < 0:
+                continue
+            if n < r:
+                after, after_pieux = seven_after(track, c, pawns, x, y, n, pieux, passed)
+                if not seven_feasible(track, colours, c, after, after_pieux, r - n, passed, {}):
+                    continue
+            moves.append((x, n))
+    return moves
+
+
+def test_the_seven_moves_are_those_of_the_rule_as_written() -> None:
+    rng = random.Random(7)
+    for _ in range(20_000):
+        colours = rng.choice((4, 6))
+        track = 16 * colours
+        c = rng.randrange(colours)
+        start = c << 4
+        home = list(range(track + PAWNS * c, track + PAWNS * (c + 1)))
+        near = [(start - d) % track for d in range(20)] + home  # where the rule is intricate
+        pool = near if rng.random() < 0.7 else list(range(track)) + home
+        pawns = tuple(sorted(rng.sample(pool, rng.randint(1, 4))))
+        pieux = rng.getrandbits(colours) & ~(1 << c)
+        if start in pawns and rng.random() < 0.5:
+            pieux |= 1 << c
+        r, passed = rng.randint(1, 7), rng.random() < 0.5
+        expected = reference_seven_moves(track, colours, c, pawns, pieux, r, passed)
+        assert seven_moves(track, colours, c, pawns, pieux, r, passed) == expected
+        offsets = seven_offsets(track, colours, c, pawns, pieux, r, passed)
+        assert offsets == [7 * x + n - 1 for x, n in expected]

@@ -24,9 +24,11 @@ __all__ = [
     "COLOUR_NAMES",
     "FORWARD_CARDS",
     "FORWARD_INDEX",
+    "FORWARD_OF",
     "JOKER",
     "NUM_CARDS",
     "START_CARDS",
+    "START_OF",
     "STEPS",
     "SWAP",
     "Geometry",
@@ -47,8 +49,15 @@ STEPS: Final = (1, 2, 3, 5, 6, 7, 8, 9, 10, 12, 13, 4, 0, 0)
 #: The cards that move one pawn forward, in action-id order.
 FORWARD_CARDS: Final = (C1, C2, C3, C5, C6, C8, C9, C10, C12, C13)
 FORWARD_INDEX: Final = {card: index for index, card in enumerate(FORWARD_CARDS)}
+#: Per card kind: its index in ``FORWARD_CARDS``, or −1.
+FORWARD_OF: Final = tuple(FORWARD_INDEX.get(kind, -1) for kind in range(NUM_CARDS))
 #: The cards that may start a pawn.
 START_CARDS: Final = (C1, C10, C13)
+#: Per card kind: its start variant (the order of the start actions: ``1``, ``10``, ``13``, a
+#: Joker), or −1.
+START_OF: Final = tuple(
+    {C1: 0, C10: 1, C13: 2, JOKER: 3}.get(kind, -1) for kind in range(NUM_CARDS)
+)
 
 #: Display names of the colours, in seat order [R].
 COLOUR_NAMES: Final = {
@@ -128,8 +137,10 @@ class TacTikRules:
         team: whether partners play in teams (4 or 6 players); false in the 2-player variant.
         hand_size: cards dealt to each player per deal (4, or 6 in the 2-player variant).
         deal_size: cards dealt per deal (``players · hand_size``).
-        deck: copies of each card kind in the full deck; ``deck_size`` their sum.
-        joker_values: the cards a Joker may stand for.
+        deck: copies of each card kind in the full deck; ``deck_size`` their sum; ``deck_kinds``
+            the bitmask of the kinds it holds (bit k for kind k).
+        joker_values: the cards a Joker may stand for; ``joker_forward`` those that move one pawn
+            forward, as indices into ``FORWARD_CARDS``.
         discard_any: option ``discard == "any"``.
         passed: option ``seven_captures_passed``.
         partner: each player's partner (−1 in the 2-player variant).
@@ -159,7 +170,9 @@ class TacTikRules:
     deal_size: int = field(init=False, repr=False, compare=False)
     deck: tuple[int, ...] = field(init=False, repr=False, compare=False)
     deck_size: int = field(init=False, repr=False, compare=False)
+    deck_kinds: int = field(init=False, repr=False, compare=False)
     joker_values: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    joker_forward: tuple[int, ...] = field(init=False, repr=False, compare=False)
     discard_any: bool = field(init=False, repr=False, compare=False)
     passed: bool = field(init=False, repr=False, compare=False)
     partner: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -201,7 +214,13 @@ class TacTikRules:
             "deal_size": players * hand_size,
             "deck": deck,
             "deck_size": sum(deck),
+            "deck_kinds": sum(1 << kind for kind in range(NUM_CARDS) if deck[kind]),
             "joker_values": joker_values(self.with_13),
+            "joker_forward": tuple(
+                index
+                for index, card in enumerate(FORWARD_CARDS)
+                if card in joker_values(self.with_13)
+            ),
             "discard_any": self.discard == "any",
             "passed": self.seven_captures_passed,
             "partner": partner,

@@ -10,6 +10,12 @@ A pieu can only stand on its own colour's start square, which is a multiple of 1
 moves more than 13 squares, so a move crosses at most one start square and the pieu check is one
 bit test.
 
+Whether a forward move is possible at all depends on little: on the track, only on the pieux
+(the home squares decide where the pawn lands, never whether it can move); in the home, only on
+the colour's home squares. :func:`forward_bars` tabulates, per colour, square and distance, the
+bits of an *occupancy word* (:func:`occupancy`) that bar the move, so that move generation is one
+table look-up and one ``&`` per pawn and card.
+
 On the 4-colour board (L = 64, green's home squares are 64 … 67):
 
 >>> forward_dest(64, 4, 60, 5, 0, 0, 0)  # 4 steps to green's start square, the 5th into h0.1
@@ -23,21 +29,49 @@ On the 4-colour board (L = 64, green's home squares are 64 … 67):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from typing import Final
 
 from tikigames.tactik.data import PAWNS
 
 __all__ = [
+    "NEVER",
     "Memo",
+    "back_bars",
     "back_dest",
     "entered",
+    "forward_bars",
     "forward_dest",
+    "forward_entries",
+    "forward_rows",
+    "occupancy",
     "seven_after",
     "seven_feasible",
     "seven_moves",
+    "seven_offsets",
 ]
 
 #: What :func:`seven_feasible` has found, per (pawns, pieux, steps left).
 Memo = dict[tuple[tuple[int, ...], int, int], bool]
+
+#: The bit of an occupancy word that is always set: a table entry holding it bars the move
+#: whatever the board (a pawn that would leave its home, or stands in another colour's).
+NEVER: Final = 1 << 15
+#: Where a colour's home bitmask sits in its occupancy word (above the pieux, at most 6 bits).
+HOME_SHIFT: Final = 8
+
+
+def occupancy(pieux: int, home: int) -> int:
+    """The occupancy word of a colour whose home bitmask is ``home``, under ``pieux``: what
+    :func:`forward_bars` and :func:`back_bars` are tested against.
+
+    >>> bars = forward_bars(4)[0]
+    >>> bool(occupancy(0b0001, 0) & bars[16 * 60 + 5])  # green's pieu on t0 bars t60 + 5
+    True
+    >>> bool(occupancy(0, 0) & bars[16 * 60 + 5])
+    False
+    """
+    return pieux | home << HOME_SHIFT | NEVER
 
 
 def forward_dest(track: int, colours: int, x: int, n: int, c: int, pieux: int, home: int) -> int:
@@ -88,6 +122,107 @@ def forward_dest(track: int, colours: int, x: int, n: int, c: int, pieux: int, h
     if 16 - (x & 15) <= n and pieux >> ((x >> 4) + 1) % colours & 1:
         return -1
     return (x + n) % track
+
+
+@cache
+def forward_bars(colours: int) -> tuple[tuple[int, ...], ...]:
+    """Per colour ``c``, per square ``x`` and distance ``n`` (entry ``16·x + n``, n 1–13): the
+    bits of ``occupancy(pieux, home)`` that make ``forward_dest(…, x, n, c, pieux, home)`` −1,
+    so that the move is possible exactly when ``occupancy(pieux, home) & entry == 0``.
+
+    On the track the bar is one pieu: the colour's own when the move would enter or cross its
+    start square on the way home, else that of the start square crossed (none from the colour's
+    own start square: with its pieu there it goes round, without it it may go home). In the home
+    it is the home squares passed and landed on, or ``NEVER`` past home square 4 (and in another
+    colour's home, where the colour's pawns never stand).
+
+    >>> bars = forward_bars(4)
+    >>> bars[3][16 * 60 + 5] == 1 << 0  # yellow passes t0: only green's pieu bars it
+    True
+    >>> bars[0][16 * 64 + 2] == 0b0110 << HOME_SHIFT  # h0.1 + 2 passes h0.2, lands on h0.3
+    True
+    """
+    geo_track = 16 * colours
+    squares = geo_track + PAWNS * colours
+    tables = []
+    for c in range(colours):
+        start = c << 4
+        entries = [NEVER] * (16 * squares)
+        for x in range(squares):
+            for n in range(1, 16):
+                if x >= geo_track:
+                    if x - geo_track - PAWNS * c not in range(PAWNS):
+                        continue
+                    j = x - geo_track - PAWNS * c
+                    t = j + n
+                    if t < PAWNS:
+                        entries[16 * x + n] = ((1 << (t + 1)) - (1 << (j + 1))) << HOME_SHIFT
+                    continue
+                d = (start - x) % geo_track
+                if x == start:
+                    bar = 0
+                elif d < n <= d + PAWNS:
+                    bar = 1 << c
+                elif 16 - (x & 15) <= n:
+                    bar = 1 << ((x >> 4) + 1) % colours
+                else:
+                    bar = 0
+                entries[16 * x + n] = bar
+        tables.append(tuple(entries))
+    return tuple(tables)
+
+
+@cache
+def forward_rows(colours: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """:func:`forward_bars` by distance: per colour ``c`` and distance ``n``, the bars of every
+    square (``forward_rows(C)[c][n][x] == forward_bars(C)[c][16·x + n]``), so that a card's
+    moves read one row.
+
+    >>> forward_rows(4)[3][5][60] == forward_bars(4)[3][16 * 60 + 5]
+    True
+    """
+    squares = 16 * colours + PAWNS * colours
+    return tuple(
+        tuple(tuple(bars[16 * x + n] for x in range(squares)) for n in range(16))
+        for bars in forward_bars(colours)
+    )
+
+
+@cache
+def forward_entries(colours: int) -> tuple[tuple[int, ...], ...]:
+    """Per colour ``c``, per track square ``x`` and distance ``n`` (entry ``16·x + n``): the home
+    square ``j`` (1–4) that the move enters when it may (its home squares up to ``j`` empty,
+    and not from its own start square as a pieu), else 0.
+
+    >>> forward_entries(4)[0][16 * 60 + 5], forward_entries(4)[0][16 * 60 + 9]
+    (1, 0)
+    """
+    track = 16 * colours
+    tables = []
+    for c in range(colours):
+        entries = [0] * (16 * track)
+        for x in range(track):
+            d = ((c << 4) - x) % track
+            for n in range(1, 16):
+                if d < n <= d + PAWNS:
+                    entries[16 * x + n] = n - d
+        tables.append(tuple(entries))
+    return tuple(tables)
+
+
+@cache
+def back_bars(colours: int) -> tuple[int, ...]:
+    """Per square: the bits of an occupancy word that make ``back_dest`` −1 (``NEVER`` in a
+    home, which ``-4`` never leaves).
+
+    >>> back_bars(4)[2], back_bars(4)[20] == 1 << 1, back_bars(4)[64] == NEVER
+    (1, True, True)
+    """
+    track = 16 * colours
+    return tuple(
+        NEVER if x >= track else 1 << (x >> 4) if 1 <= x & 15 <= 4 else 0
+        for x in range(track + PAWNS * colours)
+    )
 
 
 def back_dest(track: int, x: int, pieux: int) -> int:
@@ -221,17 +356,70 @@ def seven_moves(
     >>> seven_moves(64, 4, 0, (62,), 0, 7, True)  # +3 … +6 would strand steps in the home
     [(62, 1), (62, 2), (62, 7)]
     """
-    memo: Memo = {}
+    offsets = seven_offsets(track, colours, c, pawns, pieux, r, passed)
+    return [(offset // 7, offset % 7 + 1) for offset in offsets]
+
+
+def seven_offsets(
+    track: int, colours: int, c: int, pawns: tuple[int, ...], pieux: int, r: int, passed: bool
+) -> list[int]:
+    """:func:`seven_moves` as offsets ``7·square + steps − 1``, in order (the seven actions'
+    order in the action table).
+
+    A pawn on the track with no start square within ``r`` steps, or only another colour's
+    without its pieu, may take any part of them (nothing can bar it, and it can go on with the
+    rest); elsewhere a sub-move whose pawn can go on with the whole rest is kept at once (one
+    look-up in :func:`forward_bars`), and only the others search the rest with
+    :func:`seven_feasible`.
+
+    >>> seven_offsets(64, 4, 0, (62,), 0, 7, True)  # t62 + 1, + 2 or + 7, as in seven_moves
+    [434, 435, 440]
+    >>> len(seven_offsets(64, 4, 0, (5, 62), 0, 7, True))  # t5 can take any rest: 2 × 7
+    14
+    """
+    bars = forward_bars(colours)[c]
+    entries = forward_entries(colours)[c]
     home = _home_mask(track, c, pawns)
-    moves = []
+    occ = pieux | home << HOME_SHIFT | NEVER
+    base = track + PAWNS * c
+    start = c << 4
+    at_start_pieu = pieux >> c & 1
+    memo: Memo | None = None
+    offsets: list[int] = []
     for x in pawns:
+        first = 7 * x - 1
+        if x < track and x != start:
+            # Within reach, no start square, or that of another colour with no pieu on it: no
+            # bar and no way home, for any part of the steps and for the rest after it.
+            k = ((x >> 4) + 1) % colours
+            if 16 - (x & 15) > r or (k != c and not pieux >> k & 1):
+                offsets += range(first + 1, first + r + 1)
+                continue
+        at = x << 4
         for n in range(1, r + 1):
-            y = forward_dest(track, colours, x, n, c, pieux, home)
-            if y < 0:
+            if occ & bars[at + n]:
                 continue
             if n < r:
-                after, after_pieux = seven_after(track, c, pawns, x, y, n, pieux, passed)
-                if not seven_feasible(track, colours, c, after, after_pieux, r - n, passed, memo):
-                    continue
-            moves.append((x, n))
-    return moves
+                # Where it lands, and whether it can go on with the whole rest: its bar is a
+                # pieu on the track, the home squares in the home (those after the sub-move).
+                if x >= track:
+                    y = x + n
+                    after_occ = (home & ~(1 << (x - base)) | 1 << (y - base)) << HOME_SHIFT
+                else:
+                    j = entries[at + n]
+                    if j and not home & ((1 << j) - 1) and not (x == start and at_start_pieu):
+                        y = base + j - 1
+                        after_occ = (home | 1 << (j - 1)) << HOME_SHIFT
+                    else:
+                        y = (x + n) % track
+                        after_occ = pieux & ~(1 << c) if x == start else pieux
+                if (after_occ | NEVER) & bars[(y << 4) + r - n]:
+                    if memo is None:
+                        memo = {}
+                    after, after_pieux = seven_after(track, c, pawns, x, y, n, pieux, passed)
+                    if not seven_feasible(
+                        track, colours, c, after, after_pieux, r - n, passed, memo
+                    ):
+                        continue
+            offsets.append(first + n)
+    return offsets

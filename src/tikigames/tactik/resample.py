@@ -86,11 +86,13 @@ def _pick(weights: Sequence[float], rng: random.Random) -> int:
     return last
 
 
-def _ratio(free: Counts, dealt: Counts) -> float:
+def _ratio(free: Counts, dealt: Counts, kinds: Sequence[int]) -> float:
     """∏ free_k! / dealt_k!: how a set of dealt cards' chance weight compares with that of its
-    free part (the cards drawn in the proposal)."""
+    free part (the cards drawn in the proposal). ``kinds``, in card order, holds every kind where
+    the two differ (the kinds of the known part)."""
     ratio = 1.0
-    for f, d in zip(free, dealt, strict=True):
+    for k in kinds:
+        f, d = free[k], dealt[k]
         if f != d:
             ratio *= _FACTORIAL[f] / _FACTORIAL[d]
     return ratio
@@ -109,11 +111,13 @@ class TacTikResampler(Resampler["TacTik", TacTikObservation, TacTikState]):
     The deals already played out are independent of the current one given what is public (see
     the module's docstring), and their hands are empty: nothing in them can affect the game any
     more. So the first draw rebuilds them once — drawing their hidden cards from the target
-    distribution — and every draw clones that state and rebuilds only the current deal afresh.
-    Each draw is distributed as ``game.resample``'s; the draws of one resampler share the
-    finished deals' hidden past. The observation is read and checked on the first draw (which
-    needs the rng for the finished deals); a draw that finds it inconsistent keeps nothing of
-    it, so every later draw checks it again.
+    distribution — and replays the current deal on top; every later draw clones that world and
+    rewrites only the current deal's hidden cards, freshly drawn
+    (:meth:`~tikigames.tactik.TacTikState.redeal_unchecked`: the same state as a replay, at a
+    fraction of its cost). Each draw is distributed as ``game.resample``'s; the draws of one
+    resampler share the finished deals' hidden past. The observation is read and checked on the
+    first draw (which needs the rng for the finished deals); a draw that finds it inconsistent
+    keeps nothing of it, so every later draw checks it again.
 
     Raises:
         InvalidStateError: (on a draw) the observation is inconsistent.
@@ -124,16 +128,35 @@ class TacTikResampler(Resampler["TacTik", TacTikObservation, TacTikState]):
         self._prefix: TacTikState | None = None
         #: The current deal, still to draw: its parsed texts, span, and the card received.
         self._current: tuple[Deal, tuple[int, int], int | None] | None = None
+        #: Once a draw has replayed the current deal: that world, to rewrite, the talon at the
+        #: deal's start, and how to draw its hidden cards (``None`` while dealing).
+        self._world: TacTikState | None = None
+        self._talon: tuple[int, ...] = ()
+        self._plan: _Plan | None = None
 
     def draw(self, rng: random.Random) -> TacTikState:
+        world = self._world
+        current = self._current
+        if world is not None and current is not None:
+            deal, span, received = current
+            state = world.clone()
+            plan = self._plan
+            hidden = None if plan is None else plan.draw(rng)
+            cards, gives = _redrawn(self.game.rules, self._talon, deal, hidden, rng)
+            state.redeal_unchecked(span[0], cards, gives)
+            return state
         prefix = self._prefix
         if prefix is None:
             prefix = self._prefix = self._prepare(rng)
         state = prefix.clone()
-        if self._current is not None:
-            deal, span, received = self._current
-            hidden = _hidden(self.game.rules, state, deal, self.obs.player, received, rng)
-            _replay(state, deal, hidden, rng, span)
+        current = self._current
+        if current is not None:
+            deal, span, received = current
+            talon = prefix.talon()
+            plan = _plan(self.game.rules, talon, deal, self.obs.player, received)
+            _replay(state, deal, None if plan is None else plan.draw(rng), rng, span)
+            self._talon, self._plan = talon, plan
+            self._world = state.clone()
         return state
 
     def _prepare(self, rng: random.Random) -> TacTikState:
@@ -159,24 +182,61 @@ class TacTikResampler(Resampler["TacTik", TacTikObservation, TacTikState]):
                 received = None if obs.received is None else CARD_NAMES.index(obs.received)
                 current = (deal, span, received)
                 break
-            _replay(state, deal, _hidden(game.rules, state, deal, obs.player, None, rng), rng, span)
+            plan = _plan(game.rules, state.talon(), deal, obs.player, None)
+            _replay(state, deal, None if plan is None else plan.draw(rng), rng, span)
         if revealed:
             raise InvalidStateError("'revealed' lists more hands than the discards")
         self._current = current
         return state
 
 
-def _hidden(
+def _redrawn(
     rules: TacTikRules,
-    state: TacTikState,
+    talon: Sequence[int],
+    deal: Deal,
+    hidden: tuple[list[list[int]], list[int]] | None,
+    rng: random.Random,
+) -> tuple[list[int], list[int]]:
+    """The current deal's cards in deal order and its gives in order, for a world drawn by
+    :class:`_Plan` — the cards :func:`_replay` would deal, drawing from ``rng`` as it does
+    (while dealing, each hidden card from the talon less the observer's cards to come)."""
+    cards: list[int] = []
+    if hidden is not None:
+        dealt = hidden[0]
+        served_count = [0] * rules.players
+        for served, _ in deal.deals:
+            cards.append(dealt[served][served_count[served]])
+            served_count[served] += 1
+        return cards, [hidden[1][giver] for giver, _ in deal.gives]
+    left = list(talon)
+    ahead = [0] * NUM_CARDS
+    for _, card in deal.deals:
+        if card >= 0:
+            ahead[card] += 1
+    for _, card in deal.deals:
+        if card >= 0:
+            ahead[card] -= 1
+        else:
+            card = _pick([t - a for t, a in zip(left, ahead, strict=True)], rng)
+        left[card] -= 1
+        cards.append(card)
+    return cards, [card for _, card in deal.gives]
+
+
+def _plan(
+    rules: TacTikRules,
+    talon: Sequence[int],
     deal: Deal,
     player: int | None,
     received: int | None,
-    rng: random.Random,
-) -> tuple[list[list[int]], list[int]] | None:
-    """The hidden cards of a deal whose dealing is over: each player's dealt cards in deal order
-    and each player's give (−1 when not chosen). ``None`` while cards are still being dealt
-    (they are then drawn one by one during the replay)."""
+) -> _Plan | None:
+    """How to draw the hidden cards of a deal whose dealing is over, ``talon`` being the talon
+    at its start (see :class:`_Plan`); ``None`` while cards are still being dealt (they are then
+    drawn one by one, as the deal goes).
+
+    Raises:
+        InvalidStateError: the deal is inconsistent with what the observer saw.
+    """
     n = rules.players
     if len(deal.deals) < rules.deal_size:
         return None
@@ -184,7 +244,7 @@ def _hidden(
     for served, card in deal.deals:
         if served == player:
             mine[card] += 1
-    pool = [t - m for t, m in zip(state.talon(), mine, strict=True)]
+    pool = [t - m for t, m in zip(talon, mine, strict=True)]
     if min(pool) < 0:
         raise InvalidStateError("the observer was dealt cards the talon did not hold")
     by_player = [-1] * n  # each player's give: −1 when hidden or not chosen yet
@@ -192,97 +252,146 @@ def _hidden(
     for giver, card in deal.gives:
         by_player[giver] = card
         chose[giver] = True
-    hidden = [q for q in range(n) if q != player]
+    own = [card for served, card in deal.deals if served == player]
     if rules.team and len(deal.gives) == n:
-        dealt, gives = _after_exchange(rules, deal, player, mine, pool, by_player, received, rng)
-    elif rules.team:
-        dealt, gives = _before_exchange(rules, hidden, pool, by_player, chose, rng)
-    else:
-        dealt = _after_exchange_solo(rules, deal, player, mine, pool, rng)
-        gives = by_player
-    if player is not None:
-        dealt[player] = [card for served, card in deal.deals if served == player]
-    return dealt, gives
+        return _AfterExchange(rules, deal, player, own, mine, pool, by_player, received)
+    if rules.team:
+        return _BeforeExchange(rules, player, own, pool, by_player, chose)
+    return _Solo(rules, deal, player, own, mine, pool, by_player)
 
 
-def _deal_out(pool: Counts, sizes: Sequence[int], rng: random.Random) -> list[list[int]]:
-    """Shuffle the physical cards of ``pool`` and deal ``sizes[i]`` cards to slot i."""
+class _Plan:
+    """The hidden cards of one deal whose dealing is over, ready to be drawn: what depends on
+    the observation alone is worked out (and checked) once, when the plan is made; :meth:`draw`
+    does what is random. A resampler keeps the current deal's plan for all its draws."""
+
+    def __init__(self, rules: TacTikRules, player: int | None, own: list[int]) -> None:
+        self.players = rules.players
+        self.player = player
+        #: The observer's dealt cards, in deal order.
+        self.own = own
+
+    def draw(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """Each player's dealt cards in deal order, and each player's give (−1: not chosen)."""
+        dealt, gives = self._draw(rng)
+        if self.player is not None:
+            dealt[self.player] = self.own.copy()
+        return dealt, gives
+
+    def _draw(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        raise NotImplementedError  # pragma: no cover
+
+
+def _unseen(pool: Counts, sizes: Sequence[int]) -> list[int]:
+    """The physical cards of ``pool``, in card order, to be shuffled and dealt to hands of
+    ``sizes``."""
     cards = _cards(pool)
     if len(cards) < sum(sizes):
         raise InvalidStateError("too few unseen cards for the hands")
-    rng.shuffle(cards)
-    hands = []
-    at = 0
-    for size in sizes:
-        hands.append(cards[at : at + size])
-        at += size
-    return hands
+    return cards
 
 
-def _before_exchange(
-    rules: TacTikRules,
-    hidden: list[int],
-    pool: Counts,
-    gives: list[int],
-    chose: list[bool],
-    rng: random.Random,
-) -> tuple[list[list[int]], list[int]]:
+class _BeforeExchange(_Plan):
     """Dealt hands while the exchange is under way: each player who has chosen in secret could
     have chosen any kind of their hand, so a hand weighs its number of kinds."""
-    size = rules.hand_size
-    for _ in range(_MAX_ROUNDS):
-        hands = _deal_out(pool, [size] * len(hidden), rng)
-        accept = 1.0
-        for q, hand in zip(hidden, hands, strict=True):
-            if chose[q] and gives[q] < 0:
-                accept *= len(set(hand)) / size
-        if rng.random() < accept:
-            break
-    else:  # pragma: no cover - a real observation is accepted long before
-        raise InvalidStateError("no consistent deal found")
-    dealt: list[list[int]] = [[] for _ in range(rules.players)]
-    gives = gives.copy()
-    for q, hand in zip(hidden, hands, strict=True):
-        dealt[q] = hand
-        if chose[q] and gives[q] < 0:
-            gives[q] = rng.choice(sorted(set(hand)))
-    return dealt, gives
+
+    def __init__(
+        self,
+        rules: TacTikRules,
+        player: int | None,
+        own: list[int],
+        pool: Counts,
+        gives: list[int],
+        chose: list[bool],
+    ) -> None:
+        super().__init__(rules, player, own)
+        self.size = rules.hand_size
+        self.hidden = [q for q in range(rules.players) if q != player]
+        self.gives = gives
+        #: Per hidden player, in order: whether they chose in secret.
+        self.secret = [chose[q] and gives[q] < 0 for q in self.hidden]
+        self.cards = _unseen(pool, [self.size] * len(self.hidden))
+
+    def _draw(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        size = self.size
+        secret = self.secret
+        for _ in range(_MAX_ROUNDS):
+            cards = self.cards.copy()
+            rng.shuffle(cards)
+            hands = [cards[at : at + size] for at in range(0, size * len(secret), size)]
+            accept = 1.0
+            for i in range(len(secret)):
+                if secret[i]:
+                    accept *= len(set(hands[i])) / size
+            if rng.random() < accept:
+                break
+        else:  # pragma: no cover - a real observation is accepted long before
+            raise InvalidStateError("no consistent deal found")
+        dealt: list[list[int]] = [[] for _ in range(self.players)]
+        gives = self.gives.copy()
+        for i, q in enumerate(self.hidden):
+            hand = hands[i]
+            dealt[q] = hand
+            if secret[i]:
+                gives[q] = rng.choice(sorted(set(hand)))
+        return dealt, gives
 
 
-def _after_exchange_solo(
-    rules: TacTikRules,
-    deal: Deal,
-    player: int | None,
-    mine: Counts,
-    pool: Counts,
-    rng: random.Random,
-) -> list[list[int]]:
+class _Solo(_Plan):
     """Dealt hands of the 2-player variant (no exchange): each hidden hand holds the cards its
     player has played, and the rest drawn from the unseen cards."""
-    hidden = [q for q in range(rules.players) if q != player]
-    known = {q: deal.played[q] for q in hidden}
-    if player is not None and any(p > m for p, m in zip(deal.played[player], mine, strict=True)):
-        raise InvalidStateError("the observer played cards they were not dealt")
-    free_pool, sizes = _free_pool(rules, pool, [known[q] for q in hidden])
-    for _ in range(_MAX_ROUNDS):
-        frees = _deal_out(free_pool, sizes, rng)
-        accept = 1.0
-        held = []
-        for q, free in zip(hidden, frees, strict=True):
-            free_counts = _counts(free)
-            hand = [a + b for a, b in zip(known[q], free_counts, strict=True)]
-            accept *= _ratio(free_counts, hand)
-            held.append(hand)
-        if not sum(sizes) or rng.random() < accept:
-            break
-    else:  # pragma: no cover
-        raise InvalidStateError("no consistent deal found")
-    dealt: list[list[int]] = [[] for _ in range(rules.players)]
-    for q, hand in zip(hidden, held, strict=True):
-        cards = _cards(hand)
-        rng.shuffle(cards)
-        dealt[q] = cards
-    return dealt
+
+    def __init__(
+        self,
+        rules: TacTikRules,
+        deal: Deal,
+        player: int | None,
+        own: list[int],
+        mine: Counts,
+        pool: Counts,
+        gives: list[int],
+    ) -> None:
+        super().__init__(rules, player, own)
+        self.gives = gives
+        self.hidden = [q for q in range(rules.players) if q != player]
+        self.known = [deal.played[q] for q in self.hidden]
+        if player is not None and any(
+            p > m for p, m in zip(deal.played[player], mine, strict=True)
+        ):
+            raise InvalidStateError("the observer played cards they were not dealt")
+        free_pool, self.sizes = _free_pool(rules, pool, self.known)
+        self.cards = _unseen(free_pool, self.sizes)
+        self.kinds = [_kinds(known) for known in self.known]
+
+    def _draw(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        sizes, known, kinds = self.sizes, self.known, self.kinds
+        for _ in range(_MAX_ROUNDS):
+            cards = self.cards.copy()
+            rng.shuffle(cards)
+            accept = 1.0
+            held = []
+            at = 0
+            for i in range(len(sizes)):
+                free = _counts(cards[at : at + sizes[i]])
+                at += sizes[i]
+                hand = [a + b for a, b in zip(known[i], free, strict=True)]
+                accept *= _ratio(free, hand, kinds[i])
+                held.append(hand)
+            if not sum(sizes) or rng.random() < accept:
+                break
+        else:  # pragma: no cover
+            raise InvalidStateError("no consistent deal found")
+        dealt: list[list[int]] = [[] for _ in range(self.players)]
+        for q, hand in zip(self.hidden, held, strict=True):
+            cards = _cards(hand)
+            rng.shuffle(cards)
+            dealt[q] = cards
+        return dealt, self.gives.copy()
+
+
+def _kinds(counts: Counts) -> list[int]:
+    """The kinds of which ``counts`` holds a copy, in card order."""
+    return [k for k in range(NUM_CARDS) if counts[k]]
 
 
 def _free_pool(rules: TacTikRules, pool: Counts, known: list[Counts]) -> tuple[Counts, list[int]]:
@@ -302,16 +411,7 @@ def _free_pool(rules: TacTikRules, pool: Counts, known: list[Counts]) -> tuple[C
     return free, sizes
 
 
-def _after_exchange(
-    rules: TacTikRules,
-    deal: Deal,
-    player: int | None,
-    mine: Counts,
-    pool: Counts,
-    gives: list[int],
-    received: int | None,
-    rng: random.Random,
-) -> tuple[list[list[int]], list[int]]:
+class _AfterExchange(_Plan):
     """Dealt hands and gives of a team game once the exchange is over.
 
     Parametrised by the hands held after the exchange, ``H = known + free``: the known part is
@@ -321,87 +421,133 @@ def _after_exchange(
     chance weight of the dealt hands relative to the proposal's, and the bound (the product of
     the hand sizes per pair of hidden givers) caps it.
     """
-    n = rules.players
-    size = rules.hand_size
-    partner = rules.partner
-    gives = gives.copy()
-    known: dict[int, Counts] = {}
-    shift = [0] * NUM_CARDS  # Σ dealt − Σ held over the hidden players
-    if player is not None:
-        kept = mine.copy()
-        kept[gives[player]] -= 1
-        if received is None:
-            # A finished deal: the observer held exactly the cards they played.
-            got = [h - m for h, m in zip(deal.played[player], kept, strict=True)]
-            if min(got) < 0 or sum(got) != 1:
-                raise InvalidStateError("the observer's plays do not match their hand")
-            received = got.index(1)
-        kept[received] += 1
-        if any(p > h for p, h in zip(deal.played[player], kept, strict=True)):
-            raise InvalidStateError("the observer played cards they did not hold")
-        mate = partner[player]
-        gives[mate] = received
-        known[mate] = deal.played[mate].copy()
-        known[mate][gives[player]] = max(known[mate][gives[player]], 1)
-        shift[received] += 1
-        shift[gives[player]] -= 1
-    hidden = [q for q in range(n) if q != player]
-    pairs = sorted(
-        {(min(q, partner[q]), max(q, partner[q])) for q in hidden if partner[q] != player}
-    )
-    for q in hidden:
-        known.setdefault(q, deal.played[q].copy())
-    # The free parts are drawn from the unseen cards less the known parts, corrected by what
-    # the observer's partner dealt-but-gave (in the pool) and received-but-was-not-dealt.
-    pool = [u - s for u, s in zip(pool, shift, strict=True)]
-    free_pool, sizes = _free_pool(rules, pool, [known[q] for q in hidden])
-    bound = float(size * size)
-    for _ in range(_MAX_ROUNDS):
-        frees = {
-            q: _counts(f) for q, f in zip(hidden, _deal_out(free_pool, sizes, rng), strict=True)
-        }
-        held = {q: [a + b for a, b in zip(known[q], frees[q], strict=True)] for q in hidden}
-        accept = 1.0
+
+    def __init__(
+        self,
+        rules: TacTikRules,
+        deal: Deal,
+        player: int | None,
+        own: list[int],
+        mine: Counts,
+        pool: Counts,
+        gives: list[int],
+        received: int | None,
+    ) -> None:
+        super().__init__(rules, player, own)
+        n = rules.players
+        size = rules.hand_size
+        partner = self.partner = rules.partner
+        gives = gives.copy()
+        known: dict[int, Counts] = {}
+        shift = [0] * NUM_CARDS  # Σ dealt − Σ held over the hidden players
         if player is not None:
+            kept = mine.copy()
+            kept[gives[player]] -= 1
+            if received is None:
+                # A finished deal: the observer held exactly the cards they played.
+                got = [h - m for h, m in zip(deal.played[player], kept, strict=True)]
+                if min(got) < 0 or sum(got) != 1:
+                    raise InvalidStateError("the observer's plays do not match their hand")
+                received = got.index(1)
+            kept[received] += 1
+            if any(p > h for p, h in zip(deal.played[player], kept, strict=True)):
+                raise InvalidStateError("the observer played cards they did not hold")
             mate = partner[player]
-            accept *= _ratio(frees[mate], held[mate]) * _swapped(
-                held[mate], gives[mate], gives[player]
-            )
-        choices = []
-        for q, r in pairs:
-            terms = _give_terms(held[q], held[r], frees[q], frees[r])
-            choices.append(terms)
-            accept *= sum(weight for weight, _, _ in terms) / bound
-        if not sum(sizes) or rng.random() < accept:
-            break
-    else:  # pragma: no cover
-        raise InvalidStateError("no consistent deal found")
-    for (q, r), terms in zip(pairs, choices, strict=True):
-        _, gives[q], gives[r] = terms[_pick([weight for weight, _, _ in terms], rng)]
-    dealt: list[list[int]] = [[] for _ in range(n)]
-    for q in hidden:
-        hand = held[q].copy()
-        hand[gives[partner[q]]] -= 1
-        hand[gives[q]] += 1
-        cards = _cards(hand)
-        rng.shuffle(cards)
-        dealt[q] = cards
-    return dealt, gives
+            gives[mate] = received
+            known[mate] = deal.played[mate].copy()
+            known[mate][gives[player]] = max(known[mate][gives[player]], 1)
+            shift[received] += 1
+            shift[gives[player]] -= 1
+        self.gives = gives
+        hidden = self.hidden = [q for q in range(n) if q != player]
+        self.pairs = sorted(
+            {(min(q, partner[q]), max(q, partner[q])) for q in hidden if partner[q] != player}
+        )
+        for q in hidden:
+            known.setdefault(q, deal.played[q].copy())
+        self.known = known
+        #: Per hidden player, the kinds where the hand dealt and its free part may differ.
+        self.kinds = {q: _kinds(known[q]) for q in hidden}
+        # The free parts are drawn from the unseen cards less the known parts, corrected by what
+        # the observer's partner dealt-but-gave (in the pool) and received-but-was-not-dealt.
+        pool = [u - s for u, s in zip(pool, shift, strict=True)]
+        free_pool, self.sizes = _free_pool(rules, pool, [known[q] for q in hidden])
+        self.cards = _unseen(free_pool, self.sizes)
+        self.bound = float(size * size)
+
+    def _draw(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        player, partner, gives = self.player, self.partner, self.gives
+        hidden, known, kinds, sizes = self.hidden, self.known, self.kinds, self.sizes
+        bound = self.bound
+        for _ in range(_MAX_ROUNDS):
+            cards = self.cards.copy()
+            rng.shuffle(cards)
+            frees: dict[int, Counts] = {}
+            held: dict[int, Counts] = {}
+            at = 0
+            for i in range(len(hidden)):
+                q = hidden[i]
+                free = [0] * NUM_CARDS
+                hand = known[q].copy()
+                for card in cards[at : at + sizes[i]]:
+                    free[card] += 1
+                    hand[card] += 1
+                at += sizes[i]
+                frees[q], held[q] = free, hand
+            accept = 1.0
+            if player is not None:
+                mate = partner[player]
+                accept *= _ratio(frees[mate], held[mate], kinds[mate]) * _swapped(
+                    held[mate], gives[mate], gives[player]
+                )
+            choices = []
+            for q, r in self.pairs:
+                terms = _give_terms(held[q], held[r], frees[q], frees[r], kinds[q], kinds[r])
+                choices.append(terms)
+                accept *= sum(weight for weight, _, _ in terms) / bound
+            if not sum(sizes) or rng.random() < accept:
+                break
+        else:  # pragma: no cover
+            raise InvalidStateError("no consistent deal found")
+        gives = gives.copy()
+        for (q, r), terms in zip(self.pairs, choices, strict=True):
+            _, gives[q], gives[r] = terms[_pick([weight for weight, _, _ in terms], rng)]
+        dealt: list[list[int]] = [[] for _ in range(self.players)]
+        for q in hidden:
+            hand = held[q].copy()
+            hand[gives[partner[q]]] -= 1
+            hand[gives[q]] += 1
+            cards = _cards(hand)
+            rng.shuffle(cards)
+            dealt[q] = cards
+        return dealt, gives
 
 
 def _give_terms(
-    held_q: Counts, held_r: Counts, free_q: Counts, free_r: Counts
+    held_q: Counts,
+    held_r: Counts,
+    free_q: Counts,
+    free_r: Counts,
+    kinds_q: list[int],
+    kinds_r: list[int],
 ) -> list[tuple[float, int, int]]:
     """For partners q and r holding ``held_q`` and ``held_r`` after the exchange: each
     consistent pair of gives (q gave a card r holds, r gave one q holds) with the relative
-    chance weight of the hands it implies were dealt."""
-    base = _ratio(free_q, held_q) * _ratio(free_r, held_r)
-    kinds_q = [k for k in range(NUM_CARDS) if held_q[k]]
-    return [
-        (base * _swapped(held_q, give_q, give_r) * _swapped(held_r, give_r, give_q), give_q, give_r)
-        for give_q in [k for k in range(NUM_CARDS) if held_r[k]]
-        for give_r in kinds_q
-    ]
+    chance weight of the hands it implies were dealt. ``kinds_q`` and ``kinds_r`` are where
+    their hands and free parts may differ (see :func:`_ratio`)."""
+    base = _ratio(free_q, held_q, kinds_q) * _ratio(free_r, held_r, kinds_r)
+    holds_q = [k for k in range(NUM_CARDS) if held_q[k]]
+    terms = []
+    for give_q in range(NUM_CARDS):
+        if held_r[give_q]:
+            for give_r in holds_q:
+                if give_q == give_r:  # _swapped, inline: 1.0 both ways
+                    terms.append((base, give_q, give_r))
+                else:
+                    swapped_q = held_q[give_r] / (held_q[give_q] + 1)
+                    swapped_r = held_r[give_q] / (held_r[give_r] + 1)
+                    terms.append((base * swapped_q * swapped_r, give_q, give_r))
+    return terms
 
 
 def _replay(

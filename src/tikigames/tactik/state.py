@@ -11,6 +11,7 @@ may go is the path rule's business (:mod:`tikigames.tactik.paths`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.constants import CHANCE, TERMINAL
@@ -23,7 +24,6 @@ from tikigames.tactik.actions import (
     GIVE,
     SEVEN,
     START,
-    START_VARIANT,
     SWAP_PAWNS,
     TacTikAction,
     layout,
@@ -32,18 +32,27 @@ from tikigames.tactik.data import (
     BACK4,
     C7,
     CARD_NAMES,
-    FORWARD_INDEX,
+    FORWARD_CARDS,
+    FORWARD_OF,
     HOME_FULL,
     JOKER,
     NUM_CARDS,
     PAWNS,
-    START_CARDS,
+    START_OF,
     STEPS,
     SWAP,
     TacTikRules,
     geometry,
 )
-from tikigames.tactik.paths import back_dest, entered, forward_dest, seven_moves
+from tikigames.tactik.paths import (
+    HOME_SHIFT,
+    NEVER,
+    back_bars,
+    entered,
+    forward_entries,
+    forward_rows,
+    seven_offsets,
+)
 
 if TYPE_CHECKING:
     from random import Random
@@ -61,6 +70,79 @@ PHASE_NAMES = ("deal", "exchange", "play", "over")
 def _names(counts: list[int]) -> list[str]:
     """The cards of a count per kind, in card order."""
     return [CARD_NAMES[k] for k in range(NUM_CARDS) for _ in range(counts[k])]
+
+
+class _Deals:
+    """What the deal phase and the hands read, per action table: the deal actions, the legal
+    list for each set of kinds left in the talon, the ``(action, probability)`` pair of each
+    count out of each talon size, and each hand's kinds and discards. Built as met and shared
+    by every state of the table, so that a chance node allocates nothing but the list it
+    returns, and a turn does not scan the hand."""
+
+    __slots__ = ("actions", "deal", "discard", "hands", "legal", "pairs")
+
+    def __init__(self, actions: tuple[TacTikAction, ...], base: int, discard: int) -> None:
+        self.actions = actions
+        self.deal = actions[base : base + NUM_CARDS]
+        self.discard = actions[discard : discard + NUM_CARDS]
+        #: Bitmask of the kinds in the talon → its kinds and the legal deal actions.
+        self.legal: dict[int, tuple[tuple[int, ...], list[TacTikAction]]] = {}
+        #: Talon size → the pair of kind k with c copies left, at ``8·k + c``.
+        self.pairs: dict[int, list[tuple[TacTikAction, float]]] = {}
+        #: A hand (its count per kind) → its kinds and their discard actions.
+        self.hands: dict[tuple[int, ...], tuple[tuple[int, ...], list[TacTikAction]]] = {}
+
+    def hand(self, hand: list[int]) -> tuple[tuple[int, ...], list[TacTikAction]]:
+        """The kinds of ``hand`` (a count per kind), in card order, and their discards."""
+        key = tuple(hand)
+        entry = self.hands.get(key)
+        if entry is None:
+            if len(self.hands) >= _HANDS_MAX:  # a 6-card hand has some 38,000 forms
+                self.hands.clear()
+            kinds = tuple(k for k in range(NUM_CARDS) if hand[k])
+            entry = self.hands[key] = (kinds, [self.discard[k] for k in kinds])
+        return entry
+
+    def kinds(self, mask: int) -> tuple[tuple[int, ...], list[TacTikAction]]:
+        """The kinds of the bitmask ``mask``, in card order, and their deal actions."""
+        entry = self.legal.get(mask)
+        if entry is None:
+            kinds = tuple(k for k in range(NUM_CARDS) if mask >> k & 1)
+            entry = self.legal[mask] = (kinds, [self.deal[k] for k in kinds])
+        return entry
+
+    def row(self, size: int) -> list[tuple[TacTikAction, float]]:
+        """The outcome pairs of a talon of ``size`` cards (see ``pairs``)."""
+        row = self.pairs.get(size)
+        if row is None:
+            row = self.pairs[size] = [
+                (self.deal[k], count / size) for k in range(NUM_CARDS) for count in range(8)
+            ]
+        return row
+
+
+#: The most hands a table keeps (see ``_Deals.hands``).
+_HANDS_MAX = 1 << 16
+
+
+def _mask(counts: list[int]) -> int:
+    """The kinds of a count per kind, as a bitmask (bit k: kind k)."""
+    mask = 0
+    for k in range(NUM_CARDS):
+        if counts[k]:
+            mask |= 1 << k
+    return mask
+
+
+#: The deal tables of each action table, by the id of its actions' tuple (checked on use).
+_DEALS: dict[int, _Deals] = {}
+
+
+def _deals(actions: tuple[TacTikAction, ...], base: int, discard: int) -> _Deals:
+    entry = _DEALS.get(id(actions))
+    if entry is None or entry.actions is not actions:
+        entry = _DEALS[id(actions)] = _Deals(actions, base, discard)
+    return entry
 
 
 # ----------------------------------------------------------------------------- the state
@@ -96,7 +178,11 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
 
     __slots__ = (
         "_b",
+        "_back_bars",
+        "_entries",
+        "_rows",
         "_dealer",
+        "_deals",
         "_dealt",
         "_gives",
         "_hands",
@@ -111,6 +197,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         "_seven_colour",
         "_sizes",
         "_talon",
+        "_talon_kinds",
         "_talon_size",
         "_turns",
         "_winners",
@@ -130,6 +217,12 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         self._sizes: list[int] = [0] * n
         self._talon: list[int] = list(rules.deck)
         self._talon_size = rules.deck_size
+        #: The kinds left in the talon, as a bitmask (bit k: kind k), kept with the talon.
+        self._talon_kinds = rules.deck_kinds
+        self._deals = _deals(self._actions, self._lay.deal, self._lay.discard)
+        self._rows = forward_rows(colours)
+        self._entries = forward_entries(colours)
+        self._back_bars = back_bars(colours)
         #: Cards played or discarded since the talon was last made up, per kind.
         self._pile: list[int] = [0] * NUM_CARDS
         #: The hands shown by each ``discard all``, in order.
@@ -193,23 +286,24 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     def chance_outcomes(self) -> list[tuple[TacTikAction, float]]:
         if self._phase != DEALING:
             return []
-        size = self._talon_size
-        base = self._lay.deal
-        actions = self._actions
-        return [(actions[base + k], count / size) for k, count in enumerate(self._talon) if count]
+        deals = self._deals
+        row = deals.row(self._talon_size)
+        talon = self._talon
+        return [row[8 * k + talon[k]] for k in deals.kinds(self._talon_kinds)[0]]
 
     def sample_chance(self, rng: Random) -> TacTikAction:
-        """A card drawn with probability proportional to its copies left in the talon."""
-        threshold = rng.random() * self._talon_size
-        base = self._lay.deal
-        last = base
-        for k, count in enumerate(self._talon):
-            if count:
-                last = base + k
-                threshold -= count
-                if threshold < 0:
-                    break
-        return self._actions[last]
+        """A card drawn with probability proportional to its copies left in the talon: the
+        ``⌊u · size⌋``-th card of the talon in card order, for ``u = rng.random()`` — the kind
+        whose running count first exceeds ``u · size``, as :meth:`chance_outcomes` weighs."""
+        deals = self._deals
+        kinds = deals.kinds(self._talon_kinds)[0]
+        talon = self._talon
+        left = int(rng.random() * self._talon_size)
+        for k in kinds:
+            left -= talon[k]
+            if left < 0:
+                return deals.deal[k]
+        return deals.deal[kinds[-1]]
 
     def _viewer(self, action: TacTikAction) -> int | None:
         if action.kind == DEAL:
@@ -343,134 +437,267 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         """The colour the seven being played moves, or ``None``."""
         return self._seven_colour if self._seven else None
 
+    # ----------------------------------------------------------------- the resampler's fast path
+
+    def redeal_unchecked(self, start: int, cards: Sequence[int], gives: Sequence[int]) -> None:
+        """Rewrite the hidden cards of the deal under way, as if it had been played with them:
+        ``cards[i]`` is the kind of its i-th dealt card and ``gives[i]`` that of its i-th give,
+        the deal's first card being action ``start`` of the history. Hands, talon, exchange,
+        history and every player's view of it become what replaying the deal so would give.
+
+        The resampler's fast path: its worlds differ only there, so it rewrites a copy of one
+        world rather than replaying the deal in each. Like :meth:`apply_unchecked`, nothing is
+        checked: ``cards`` and ``gives`` must be as long as the deal's, and consistent with its
+        plays (every card played was held when it was played) — a broken promise leaves the
+        state corrupt.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tactik").new_initial_state()
+        >>> for card in ["1", "3", "6", "9"] * 4:
+        ...     state.apply_action(state.parse_action("deal " + card))
+        >>> state.redeal_unchecked(0, [0, 1, 2, 3] + [5] * 12, [])
+        >>> state.hand(0), state.hand(1), state.talon()[:4], state.seen_history(0)[:2]
+        (['1', '7', '7', '7'], ['2', '7', '7', '7'], (3, 3, 3, 3), ('deal 1', 'deal ?'))
+        """
+        rules = self._rules
+        n = rules.players
+        history, views = self._history, self._views
+        deal = self._deals.deal
+        give = self._actions[self._lay.give : self._lay.give + NUM_CARDS]
+        talon, hands = self._talon, self._hands
+        first = self._dealer + 1
+        for i in range(len(cards)):
+            card = cards[i]
+            old = history[start + i]
+            if old.card != card:
+                served = (first + i) % n
+                hand = hands[served]
+                hand[old.card] -= 1
+                hand[card] += 1
+                talon[old.card] += 1
+                talon[card] -= 1
+                new = deal[card]
+                history[start + i] = new
+                views[served][start + i] = new.text
+        resolved = len(gives) == n
+        at = start + len(cards)
+        for i in range(len(gives)):
+            card = gives[i]
+            old = history[at + i]
+            if old.card != card:
+                giver = (first + i) % n
+                self._gives[giver] = card
+                if resolved:
+                    mate = rules.partner[giver]
+                    hands[giver][old.card] += 1
+                    hands[giver][card] -= 1
+                    hands[mate][old.card] -= 1
+                    hands[mate][card] += 1
+                    self._received[mate] = card
+                new = give[card]
+                history[at + i] = new
+                views[giver][at + i] = new.text
+        self._talon_kinds = _mask(talon)
+        # The legal lists cached for the positions inside the deal depend on its cards.
+        stack = self._legal_stack
+        for i in range(start + 1, len(stack)):
+            stack[i] = None
+        self._legal = None
+        self._hash = None
+
     # ----------------------------------------------------------------- legal actions
 
     def _generate_legal(self) -> list[TacTikAction]:
         phase = self._phase
         actions = self._actions
         if phase == PLAY:
-            return [actions[i] for i in self._play_ids()]
+            return self._play_legal()
         if phase == DEALING:
-            base = self._lay.deal
-            return [actions[base + k] for k, count in enumerate(self._talon) if count]
+            # Shared, never mutated: the base class copies the legal list it hands out.
+            return self._deals.kinds(self._talon_kinds)[1]
         if phase == EXCHANGE:
             base = self._lay.give
             hand = self._hands[self._player]
             return [actions[base + k] for k in range(NUM_CARDS) if hand[k]]
         return []
 
-    def _play_ids(self) -> list[int]:
-        """The ids of the legal actions of the player to move, sorted."""
+    def _play_legal(self) -> list[TacTikAction]:
+        """The legal actions of the player to move, built in id order — starts, forward moves
+        (the cards in hand, then a Joker's), ``-4``, sevens, swaps, discards, each run in square
+        order — so that nothing is sorted but the pawns.
+
+        Whether a pawn can move is one look-up in the path rule's tables
+        (:func:`~tikigames.tactik.paths.forward_bars`) against its colour's occupancy word."""
         rules = self._rules
         lay = self._lay
+        actions = self._actions
         b = self._b
         if self._seven:
             base = lay.seven
-            moves = self._seven_moves(self._seven_colour, self._seven)
-            return sorted(base + x * 7 + n - 1 for x, n in moves)
-        hand = self._hands[self._player]
-        colours = self._acting(self._player)
-        pos, homes = rules.pos, rules.homes
-        own = [
-            (c, b[homes + c], [x for x in b[pos + PAWNS * c : pos + PAWNS * c + PAWNS] if x >= 0])
-            for c in colours
-        ]
-        cache: dict[int, list[int]] = {}
-        ids: list[int] = []
-        for card in range(JOKER):
-            if hand[card]:
-                self._card_ids(card, 0, colours, own, cache, ids)
-        if hand[JOKER]:
-            for card in rules.joker_values:
-                self._card_ids(card, 1, colours, own, cache, ids)
-        if rules.discard_any:
-            base = lay.discard
-            ids += [base + k for k in range(NUM_CARDS) if hand[k]]
-        elif not ids:
-            ids.append(lay.discard_all)
-        ids.sort()
-        return ids
-
-    def _card_ids(
-        self,
-        card: int,
-        joker: int,
-        colours: tuple[int, ...],
-        own: list[tuple[int, int, list[int]]],
-        cache: dict[int, list[int]],
-        ids: list[int],
-    ) -> None:
-        """Append the ids of the resolutions of ``card`` (played as itself, or by a Joker when
-        ``joker`` is 1) to ``ids``; ``own`` lists each acting colour's home bitmask and pawns,
-        ``cache`` the resolutions already found per card."""
-        rules = self._rules
-        lay = self._lay
-        offsets = cache.get(card)
-        if card == C7:
-            if offsets is None:
-                offsets = cache[card] = [
-                    x * 7 + n - 1 for c in colours for x, n in self._seven_moves(c, 7)
-                ]
-            base = lay.seven + joker * rules.squares * 7
-        elif card == SWAP:
-            if offsets is None:
-                offsets = cache[card] = self._swap_pairs(colours)
-            base = lay.swap + joker * rules.track * (rules.track - 1)
-        elif card == BACK4:
-            if offsets is None:
-                track, pieux = rules.track, self._b[rules.pieu]
-                offsets = cache[card] = [
-                    x
-                    for _, _, xs in own
-                    for x in xs
-                    if x < track and back_dest(track, x, pieux) >= 0
-                ]
-            base = lay.back + joker * rules.track
+            offsets = self._seven_offsets(self._seven_colour, self._seven)
+            return [actions[base + offset] for offset in offsets]
+        player = self._player
+        hand = self._hands[player]
+        colours: tuple[int, ...]
+        if rules.team:
+            colours = (
+                (rules.partner[player],) if b[rules.homes + player] == HOME_FULL else (player,)
+            )
         else:
-            if offsets is None:
-                track, count, pieux, steps = (
-                    rules.track,
-                    rules.colours,
-                    self._b[rules.pieu],
-                    STEPS[card],
-                )
-                offsets = cache[card] = [
-                    x
-                    for c, home, xs in own
-                    for x in xs
-                    if forward_dest(track, count, x, steps, c, pieux, home) >= 0
-                ]
-            base = lay.forward + (joker * len(FORWARD_INDEX) + FORWARD_INDEX[card]) * rules.squares
-        ids += [base + offset for offset in offsets]
-        if card in START_CARDS and (not joker or card == START_CARDS[0]):
-            first = lay.start + START_VARIANT[JOKER if joker else card] * rules.colours
-            b = self._b
-            res, pieux = rules.res, b[rules.pieu]
-            ids += [first + c for c in colours if b[res + c] and not pieux >> c & 1]
+            colours = self._acting(player)
+        pieux = b[rules.pieu]
+        joker = hand[JOKER]
+        legal: list[TacTikAction] = []
+        kinds, discards = self._deals.hand(hand)
+        res = rules.res
+        if len(colours) == 1:
+            c = colours[0]
+            starters = [c] if b[res + c] and not pieux >> c & 1 else []
+        else:
+            starters = [c for c in colours if b[res + c] and not pieux >> c & 1]
+        if starters:
+            for k in kinds:
+                variant = START_OF[k]
+                if variant >= 0:
+                    base = lay.start + variant * rules.colours
+                    for c in starters:
+                        legal.append(actions[base + c])
+        squares = rules.squares
+        pos, homes = rules.pos, rules.homes
+        back_bars = self._back_bars
+        if len(colours) == 1:
+            # The pawns of the one acting colour, in square order, against its occupancy.
+            c = colours[0]
+            occ = pieux | b[homes + c] << HOME_SHIFT | NEVER
+            rows = self._rows[c]
+            first = pos + PAWNS * c
+            xs = b[first : first + PAWNS]
+            xs.sort()
+            if b[res + c]:  # the pawns in reserve, at −1, come first
+                del xs[: b[res + c]]
+            for k in kinds:
+                index = FORWARD_OF[k]
+                if index >= 0:
+                    row = rows[STEPS[k]]
+                    base = lay.forward + index * squares
+                    for x in xs:
+                        if not occ & row[x]:
+                            legal.append(actions[base + x])
+            if joker:
+                for index in rules.joker_forward:
+                    row = rows[STEPS[FORWARD_CARDS[index]]]
+                    base = lay.forward + (len(FORWARD_CARDS) + index) * squares
+                    for x in xs:
+                        if not occ & row[x]:
+                            legal.append(actions[base + x])
+            back, seven, swap = hand[BACK4], hand[C7], hand[SWAP]
+            backs = [x for x in xs if not occ & back_bars[x]] if back or joker else xs
+        else:
+            # Several colours (the 2-player variant): their pawns merged in square order, each
+            # with its colour's occupancy and bars.
+            movers: list[tuple[int, int, tuple[tuple[int, ...], ...]]] = []
+            for c in colours:
+                occ = pieux | b[homes + c] << HOME_SHIFT | NEVER
+                rows = self._rows[c]
+                first = pos + PAWNS * c
+                for x in b[first : first + PAWNS]:
+                    if x >= 0:
+                        movers.append((x, occ, rows))
+            movers.sort()
+            for k in kinds:
+                index = FORWARD_OF[k]
+                if index >= 0:
+                    n = STEPS[k]
+                    base = lay.forward + index * squares
+                    for x, occ, rows in movers:
+                        if not occ & rows[n][x]:
+                            legal.append(actions[base + x])
+            if joker:
+                for index in rules.joker_forward:
+                    n = STEPS[FORWARD_CARDS[index]]
+                    base = lay.forward + (len(FORWARD_CARDS) + index) * squares
+                    for x, occ, rows in movers:
+                        if not occ & rows[n][x]:
+                            legal.append(actions[base + x])
+            back, seven, swap = hand[BACK4], hand[C7], hand[SWAP]
+            backs = [x for x, occ, _ in movers if not occ & back_bars[x]] if back or joker else []
+        if back:
+            base = lay.back
+            legal += [actions[base + x] for x in backs]
+        if joker:
+            base = lay.back + rules.track
+            legal += [actions[base + x] for x in backs]
+        if seven or joker:
+            if len(colours) == 1:
+                offsets = self._seven_offsets(colours[0], 7)
+            else:
+                offsets = [offset for c in colours for offset in self._seven_offsets(c, 7)]
+                offsets.sort()
+            if seven:
+                base = lay.seven
+                legal += [actions[base + offset] for offset in offsets]
+            if joker:
+                base = lay.seven + 7 * squares
+                legal += [actions[base + offset] for offset in offsets]
+        if swap or joker:
+            pairs = self._swap_pairs(colours)
+            if swap:
+                base = lay.swap
+                legal += [actions[base + pair] for pair in pairs]
+            if joker:
+                base = lay.swap + rules.track * (rules.track - 1)
+                legal += [actions[base + pair] for pair in pairs]
+        if rules.discard_any:
+            legal += discards
+        elif not legal:
+            legal.append(actions[lay.discard_all])
+        return legal
 
-    def _own_pawns(self, colour: int) -> list[int]:
-        pos = self._rules.pos + PAWNS * colour
-        return [x for x in self._b[pos : pos + PAWNS] if x >= 0]
-
-    def _seven_moves(self, c: int, r: int) -> list[tuple[int, int]]:
-        """The legal sub-moves ``(square, steps)`` of colour ``c`` with ``r`` steps left."""
+    def _seven_offsets(self, c: int, r: int) -> list[int]:
+        """The legal sub-moves of colour ``c`` with ``r`` steps left, as offsets into the
+        seven actions (``7·square + steps − 1``), in order."""
         rules = self._rules
-        pawns = tuple(sorted(self._own_pawns(c)))
-        return seven_moves(
-            rules.track, rules.colours, c, pawns, self._b[rules.pieu], r, rules.passed
+        first = rules.pos + PAWNS * c
+        pawns = [x for x in self._b[first : first + PAWNS] if x >= 0]
+        pawns.sort()
+        return seven_offsets(
+            rules.track, rules.colours, c, tuple(pawns), self._b[rules.pieu], r, rules.passed
         )
 
     def _swap_pairs(self, colours: tuple[int, ...]) -> list[int]:
-        """Ordered-pair indices of the legal swaps, each written as the rules say: the acting
-        colour's pawn first, the lower square first when both are the player's."""
+        """Ordered-pair indices of the legal swaps, sorted, each written as the rules say: the
+        acting colour's pawn first, the lower square first when both are the player's."""
         b = self._b
         rules = self._rules
         track = rules.track
         pair_base = track - 1
         pieux = b[rules.pieu]
         pos = rules.pos
-        on_track = [x for x in b[pos : pos + PAWNS * rules.colours] if 0 <= x < track]
-        ordinary = [x for x in on_track if x & 15 or not pieux >> (x >> 4) & 1]
+        ordinary = [
+            x
+            for x in b[pos : pos + PAWNS * rules.colours]
+            if 0 <= x < track and (x & 15 or not pieux >> (x >> 4) & 1)
+        ]
+        ordinary.sort()
+        if len(colours) == 1:
+            # One colour: pairs come out in order, (own, other) with other ascending for each
+            # own pawn ascending; a pair of own pawns once, from its lower square.
+            c = colours[0]
+            mine = [x for x in ordinary if b[x] == c]
+            others = ordinary
+            if pieux >> c & 1:
+                mine.append(c << 4)
+                mine.sort()
+                others = [*ordinary, c << 4]
+                others.sort()
+            ordered: list[int] = []
+            for a in mine:
+                row = a * pair_base
+                for other in others:
+                    if other <= a and b[other] == c:
+                        continue
+                    ordered.append(row + (other if other < a else other - 1))
+            return ordered
         pairs: set[int] = set()
         for c in colours:
             mine = [x for x in ordinary if b[x] == c]
@@ -503,7 +730,11 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     def _do_deal(self, card: int) -> None:
         rules = self._rules
         served = (self._dealer + 1 + self._dealt) % rules.players
-        self._talon[card] -= 1
+        talon = self._talon
+        left = talon[card] - 1
+        talon[card] = left
+        if not left:
+            self._talon_kinds ^= 1 << card
         self._talon_size -= 1
         self._hands[served][card] += 1
         self._sizes[served] += 1
@@ -597,20 +828,23 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             if sizes[nxt]:
                 self._player = nxt
                 return None
-        extra = (self._talon, self._talon_size, self._pile, self._gives, self._received)
         self._dealer = (self._dealer + 1) % n
         self._dealt = 0
         self._phase = DEALING
         self._player = CHANCE
+        extra: tuple[Any, ...] = (self._gives, self._received, None)
         self._gives = [-1] * n
         self._received = [-1] * n
         if self._talon_size < rules.deal_size:
+            # The talon and the pile are replaced, not changed: the record keeps the old ones
+            # (and undo copies them back, since clones share the records).
+            extra = (
+                extra[0], extra[1], (self._talon, self._talon_size, self._talon_kinds, self._pile)
+            )  # fmt: skip
             self._talon = list(rules.deck)
             self._talon_size = rules.deck_size
+            self._talon_kinds = rules.deck_kinds
             self._pile = [0] * NUM_CARDS
-        else:
-            self._talon = self._talon.copy()
-            self._pile = self._pile.copy()
         return extra
 
     # ----------------------------------------------------------------- moves on the board
@@ -667,9 +901,21 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         c = b[x] if x < track else (x - track) // PAWNS
         n = action.steps
         if kind == BACK:
-            y = back_dest(track, x, b[pieu])
+            y = (x - 4) % track
+        elif x >= track:
+            y = x + n
         else:
-            y = forward_dest(track, rules.colours, x, n, c, b[pieu], b[self._rules.homes + c])
+            # forward_dest, for a move known to be possible: into the home if it may enter
+            # (its squares up to j empty, and not a pieu leaving its own start square).
+            j = self._entries[c][(x << 4) + n]
+            if (
+                j
+                and not b[rules.homes + c] & ((1 << j) - 1)
+                and not (x == c << 4 and b[pieu] >> c & 1)
+            ):
+                y = track + PAWNS * c + j - 1
+            else:
+                y = (x + n) % track
         pos = self._rules.pos + PAWNS * c
         slot = b.index(x, pos, pos + PAWNS)
         log.append((pieu, b[pieu]))
@@ -711,7 +957,10 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             self._dealt -= 1
             served = (self._dealer + 1 + self._dealt) % rules.players
             card = action.card
-            self._talon[card] += 1
+            talon = self._talon
+            if not talon[card]:
+                self._talon_kinds |= 1 << card
+            talon[card] += 1
             self._talon_size += 1
             self._hands[served][card] -= 1
             self._sizes[served] -= 1
@@ -734,9 +983,11 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             return
         scalars, log, used, extra = record
         if extra is not None:
-            talon, self._talon_size, pile, gives, received = extra
-            self._talon, self._pile = talon.copy(), pile.copy()
+            gives, received, made_up = extra
             self._gives, self._received = gives.copy(), received.copy()
+            if made_up is not None:
+                talon, self._talon_size, self._talon_kinds, pile = made_up
+                self._talon, self._pile = talon.copy(), pile.copy()
         (
             self._phase, player, self._dealer, self._dealt, self._seven, self._seven_colour,
             self._turns, self._winners,
@@ -767,6 +1018,11 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         new._sizes = self._sizes.copy()
         new._talon = self._talon.copy()
         new._talon_size = self._talon_size
+        new._talon_kinds = self._talon_kinds
+        new._deals = self._deals
+        new._rows = self._rows
+        new._entries = self._entries
+        new._back_bars = self._back_bars
         new._pile = self._pile.copy()
         new._revealed = self._revealed.copy()
         new._phase = self._phase
