@@ -461,7 +461,9 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         """
         rules = self._rules
         n = rules.players
-        history, views = self._history, self._views
+        # What each player saw is derived from the history (and the seat that saw each hidden
+        # action, the same whatever the card): rewriting the history rewrites the views.
+        history = self._history
         deal = self._deals.deal
         give = self._actions[self._lay.give : self._lay.give + NUM_CARDS]
         talon, hands = self._talon, self._hands
@@ -478,7 +480,6 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                 talon[card] -= 1
                 new = deal[card]
                 history[start + i] = new
-                views[served][start + i] = new.text
         resolved = len(gives) == n
         at = start + len(cards)
         for i in range(len(gives)):
@@ -496,7 +497,6 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                     self._received[mate] = card
                 new = give[card]
                 history[at + i] = new
-                views[giver][at + i] = new.text
         self._talon_kinds = _mask(talon)
         # The legal lists cached for the positions inside the deal depend on its cards.
         stack = self._legal_stack
