@@ -14,6 +14,7 @@ nothing depends on time or ids).
 
 This module is in the core layer: it imports only from :mod:`tikigames.core`.
 
+>>> from tikigames.core.svg import PALETTE, Svg
 >>> picture = Svg(200, 100)
 >>> picture.rect(10, 10, 80, 40, fill=PALETTE["sky"], title="a <box>")
 >>> picture.text(50, 80, "hello & welcome", size=12)
@@ -293,6 +294,7 @@ def text_picture(text: str, options: PictureOptions, title: str = "") -> str:
     """A picture of ``text`` (a state's or an observation's text rendering) in a frame: the
     picture of a game that draws none of its own.
 
+    >>> from tikigames.core.svg import PictureOptions, text_picture
     >>> svg = text_picture("line 1\\nline <2>", PictureOptions(size=100))
     >>> svg.count("<text") == 2 and "line &lt;2&gt;" in svg
     True
