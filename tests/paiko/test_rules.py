@@ -15,7 +15,7 @@ import pytest
 import tikigames
 from tikigames import ActionError, IllegalActionError, OptionError
 from tikigames.paiko import PaikoAction, PaikoState, data
-from tikigames.paiko.actions import PaikoTable
+from tikigames.paiko.actions import SLOT_TARGETS, PaikoTable
 from tikigames.paiko.data import (
     BLACK,
     COORDS,
@@ -204,6 +204,72 @@ def test_bitmasks_match_the_squares() -> None:
         far = {t for t, steps, _ in SHIFT_TARGETS[s] if steps == 2}
         assert data.NEAR_BITS[s] == sum(data.BIT[t] for t in near)
         assert data.FAR_BITS[s] == sum(data.BIT[t] for t in far)
+
+
+def test_the_engines_masks_and_mask_helpers() -> None:
+    """The masks the engine reads instead of the square tuples, and the helpers that turn a
+    mask back into squares."""
+    bits = data.BIT
+    assert sum(bits[s] for s in OPEN_SQUARES) == data.OPEN_BITS
+    assert (
+        tuple(sum(bits[s] for s in range(NUM_SQUARES) if HOME[p][s]) for p in (0, 1))
+        == data.HOME_BITS
+    )
+    for kind in range(32):
+        for s in range(NUM_SQUARES):
+            assert data.THREAT_BITS[kind][s] == sum(bits[t] for t in THREAT[kind][s])
+            assert data.COVER_BITS[kind][s] == sum(bits[t] for t in COVER[kind][s])
+    for s in range(NUM_SQUARES):
+        assert data.FIRE_REACH_BITS[s] == sum(bits[t] for t in data.FIRE_REACH[s])
+        sources = [
+            sum(
+                bits[f]
+                for f in range(NUM_SQUARES)
+                if s in THREAT[kind_of(TILE_INDEX["fire"], facing)][f]
+            )
+            for facing in range(4)
+        ]
+        assert data.FIRE_SOURCES[s] == (*sources, sources[0] | sources[1] | sources[2] | sources[3])
+    fragile = [SQUARE_INDEX["e10"], SQUARE_INDEX["h5"]]
+    joined = data.fire_unsafe(fragile)
+    assert joined == tuple(
+        data.FIRE_SOURCES[fragile[0]][f] | data.FIRE_SOURCES[fragile[1]][f] for f in range(5)
+    )
+    rng = random.Random(7)
+    for _ in range(300):
+        squares = sorted(rng.sample(range(NUM_SQUARES), rng.randrange(NUM_SQUARES + 1)))
+        mask = sum(bits[s] for s in squares)
+        assert data.squares_of(mask) == squares
+        assert [data.nth_square(mask, n) for n in range(len(squares))] == squares
+
+
+def test_the_samplers_slots() -> None:
+    """Per kind and square, the slots of ``random_action``'s candidates: every shift an empty
+    board allows, once, in each facing the tile may take (facing N for the others), ``None`` for
+    the targets the square lacks, then the 3 turns of a tile with a facing."""
+    lk = tikigames.load("paiko").action_table
+    for kind in range(32):
+        tile, facing = kind >> 2, kind & 3
+        for s in range(NUM_SQUARES):
+            slots = lk.slots[kind][s]
+            if not data.SHIFT_RANGE[tile]:
+                assert slots == ()
+                continue
+            targets = [t for t, steps, _ in SHIFT_TARGETS[s] if steps <= data.SHIFT_RANGE[tile]]
+            facings = range(4) if FACED[tile] else (0,)
+            expected = {
+                f"{SQUARE_NAMES[s]}-{SQUARE_NAMES[t]}:{'NESW'[f]}" for t in targets for f in facings
+            }
+            shifts = [a.text for a in slots if a is not None and a.kind == 3]
+            assert len(shifts) == len(expected) and set(shifts) == expected
+            turns = [a for a in slots if a is not None and a.kind == 4]
+            if FACED[tile] and not BLACK[s]:
+                assert sorted(a.facing for a in turns) == [f for f in range(4) if f != facing]
+                assert all(a.src == s for a in turns)
+            else:
+                assert turns == []
+            most = SLOT_TARGETS[data.SHIFT_RANGE[tile]]
+            assert len(slots) == (4 * most + 3 if FACED[tile] else most)
 
 
 # ---------------------------------------------------------------- the tiles' patterns
