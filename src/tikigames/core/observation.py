@@ -220,13 +220,10 @@ class Observation(Generic[G]):
         Raises:
             ValueError: an option out of range, or one the game does not draw.
         """
-        if highlight == "last":
-            highlight = self.history[-1] if self.history else None
-        elif isinstance(highlight, Action):
-            highlight = highlight.text
         if flipped is None:
             flipped = self.player
-        options = PictureOptions(size, highlight, coordinates, flipped, extra)  # type: ignore[arg-type]
+        last = self.history[-1] if self.history else None
+        options = PictureOptions.of(size, highlight, coordinates, flipped, extra, last)
         return self.game.svg_observation(self, options)
 
     def _repr_svg_(self) -> str:

@@ -549,11 +549,8 @@ class State(ABC, Generic[A, G, Obs]):
         Raises:
             ValueError: an option out of range, or one the game does not draw.
         """
-        if highlight == "last":
-            highlight = self._history[-1].text if self._history else None
-        elif isinstance(highlight, Action):
-            highlight = highlight.text
-        options = PictureOptions(size, highlight, coordinates, flipped, extra)  # type: ignore[arg-type]
+        last = self._history[-1].text if self._history else None
+        options = PictureOptions.of(size, highlight, coordinates, flipped, extra, last)
         return self._game.svg_state(self, options)
 
     def _repr_svg_(self) -> str:

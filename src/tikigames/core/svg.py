@@ -101,6 +101,24 @@ class PictureOptions:
         if self.flipped is not None and type(self.flipped) is not int:
             raise ValueError(f"flipped must be a seat or None, not {self.flipped!r}"[:100])
 
+    @classmethod
+    def of(
+        cls,
+        size: int,
+        highlight: object,
+        coordinates: bool,
+        flipped: int | None,
+        extra: Mapping[str, Any],
+        last: str | None,
+    ) -> PictureOptions:
+        """The options of an ``svg(...)`` call: ``highlight`` ``"last"`` is the text of the
+        last action (``last``), an action is its text."""
+        if highlight == "last":
+            highlight = last
+        elif isinstance(highlight, int) and type(highlight) not in (int, bool):
+            highlight = str(highlight)  # an action (an int subclass) prints as its notation
+        return cls(size, highlight, coordinates, flipped, extra)  # type: ignore[arg-type]
+
     def check_extra(self, allowed: Iterable[str]) -> None:
         """Raise ``ValueError`` for a game option the game does not draw."""
         names = set(allowed)
