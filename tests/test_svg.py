@@ -35,9 +35,11 @@ def test_svg_escapes_text_and_titles_and_is_deterministic() -> None:
 
 
 def test_picture_options_are_checked() -> None:
-    for bad in ({"size": 5}, {"size": "big"}, {"coordinates": 1}, {"flipped": "me"}):
-        with pytest.raises(ValueError):
-            PictureOptions(**bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        PictureOptions(size=5)
+    for wrong in ({"size": "big"}, {"coordinates": 1}, {"flipped": "me"}, {"highlight": 3}):
+        with pytest.raises(TypeError):
+            PictureOptions(**wrong)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown picture option 'glow'"):
         PictureOptions(extra={"glow": True}).check_extra(["overlay"])
     assert len(SEAT_COLOURS) == len(SEAT_LETTERS) == 6 and len(set(SEAT_COLOURS)) == 6

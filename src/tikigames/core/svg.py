@@ -90,16 +90,18 @@ class PictureOptions:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if type(self.size) is not int or not 16 <= self.size <= 10_000:
-            raise ValueError(f"size must be an int in 16..10000, not {self.size!r}"[:100])
-        if self.highlight is not None and type(self.highlight) is not str:
-            raise ValueError(
-                f"highlight must be an action or its text, not {self.highlight!r}"[:100]
-            )
-        if type(self.coordinates) is not bool:
-            raise ValueError(f"coordinates must be True or False, not {self.coordinates!r}"[:100])
-        if self.flipped is not None and type(self.flipped) is not int:
-            raise ValueError(f"flipped must be a seat or None, not {self.flipped!r}"[:100])
+        # A wrong type is a TypeError and a value out of range a ValueError, in both builds (a
+        # compiled build checks the annotated types itself).
+        for name, value, kinds in (
+            ("size", self.size, (int,)),
+            ("highlight", self.highlight, (str, type(None))),
+            ("coordinates", self.coordinates, (bool,)),
+            ("flipped", self.flipped, (int, type(None))),
+        ):
+            if type(value) not in kinds:
+                raise TypeError(f"{name} cannot be {value!r}"[:100])
+        if not 16 <= self.size <= 10_000:
+            raise ValueError(f"size must be in 16..10000, not {self.size}")
 
     @classmethod
     def of(
