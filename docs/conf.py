@@ -22,6 +22,7 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
     "tikigames_pictures",
+    "tikigames_tensors",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"

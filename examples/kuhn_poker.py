@@ -44,6 +44,7 @@ import tikigames
 from tikigames.bots import ISMCTSBot, RandomBot
 from tikigames.core.action import Action, ActionTable
 from tikigames.core.constants import CHANCE, TERMINAL
+from tikigames.core.encoding import Plane, TensorLayout
 from tikigames.core.errors import InvalidStateError
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
@@ -177,6 +178,30 @@ class KuhnPokerObservation(Observation["KuhnPoker"]):
         return {"revealed": tuple(shown)}
 
 
+LAYOUT: Final = TensorLayout(
+    [
+        Plane("card", (3,), "the observer's card, one-hot (J, Q, K)"),
+        Plane("to_act", (2,), "the seat to act, one-hot (all 0 at a deal or the end)"),
+        Plane("betting", (3, 2), "each betting turn's pass or bet, in turn order"),
+        Plane("revealed", (2, 3), "each seat's card after a showdown, one-hot"),
+    ]
+)
+
+
+def encode(obs: KuhnPokerObservation) -> list[float]:
+    """The tensor of ``obs`` in :data:`LAYOUT` (``obs.tensor()``), from the observation alone."""
+    values = LAYOUT.zeros()
+    if obs.card is not None:
+        values[CARDS.index(obs.card)] = 1.0
+    if obs.current_player >= 0:
+        values[LAYOUT.offset("to_act") + obs.current_player] = 1.0
+    for turn, text in enumerate(obs.history[2:]):  # deals first, then the betting
+        values[LAYOUT.offset("betting") + 2 * turn + (text == "bet")] = 1.0
+    for seat, card in enumerate(obs.revealed):
+        values[LAYOUT.offset("revealed") + 3 * seat + CARDS.index(card)] = 1.0
+    return values
+
+
 def _describe(current: int, betting: Sequence[str]) -> list[str]:
     """The lines both renderings start with: whose turn it is and the (public) betting."""
     status = {CHANCE: "dealing", TERMINAL: "hand over"}.get(current, f"player {current} to act")
@@ -248,6 +273,8 @@ class KuhnPoker(Game[KuhnPokerState, KuhnPokerObservation, KuhnPokerRules]):
     resampler_class = KuhnPokerResampler
     render_state = staticmethod(render_state)
     render_observation = staticmethod(render_observation)
+    tensor_layout = staticmethod(lambda rules: LAYOUT)
+    encode_observation = staticmethod(encode)
 
     @property
     def num_players(self) -> int:

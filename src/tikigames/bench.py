@@ -73,6 +73,7 @@ FIGURES: Final[dict[str, str]] = {
     "50 actions into a game",
     "svg_us": "µs per state.svg() (the whole position's picture), 50 actions into a game",
     "obs_svg_us": "µs per obs.svg() (one player's picture), 50 actions into a game",
+    "tensor_us": "µs per obs.tensor() (one player's observation tensor), 50 actions into a game",
     "search_it_per_s": f"search iterations/s of ISMCTSBot (MCTSBot for Paikō) at "
     f"iterations={_SEARCH_ITERATIONS}, at 30 positions of random games",
     "mean_game_length": "actions per random game, chance outcomes included",
@@ -351,6 +352,7 @@ def _round(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> dic
     figures["resampler_draw_us"] = _per_call_us(lambda: draw(rng), seconds / 3)
     figures["svg_us"] = _per_call_us(state.svg, seconds / 3)
     figures["obs_svg_us"] = _per_call_us(obs.svg, seconds / 3)
+    figures["tensor_us"] = _per_call_us(obs.tensor, seconds / 3)
     figures["search_it_per_s"] = _search_it_per_s(game, seconds, rng)
     figures["mean_game_length"] = length
     return figures
@@ -454,6 +456,7 @@ _COLUMNS: Final[tuple[tuple[str, str, Callable[[float], str]], ...]] = (
     ("resampler_draw_us", "draw µs", _us),
     ("svg_us", "svg µs", _us),
     ("obs_svg_us", "obs svg µs", _us),
+    ("tensor_us", "tensor µs", _us),
     ("search_it_per_s", "search it/s", _rate),
     ("mean_game_length", "length", lambda value: f"{value:.1f}"),
 )

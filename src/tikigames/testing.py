@@ -12,7 +12,8 @@ is shrunk to a short history and reported with it): legal actions sorted and non
 end, chance outcomes summing to 1, illegal and malformed actions raising the contract's errors
 and changing nothing, apply/undo restoring everything, clones independent, JSON and pickle round
 trips, observations that resampled worlds reproduce exactly, seeded play deterministic, notation
-round trips. A failure raises :class:`ConformanceError` naming the property.
+round trips, legal-action masks and observation tensors. A failure raises
+:class:`ConformanceError` naming the property.
 
 This module is a tool above the library (it imports the core and the bots); it needs
 hypothesis, the optional extra ``tikigames[testing]``, and ``import tikigames`` never imports it.
@@ -404,6 +405,41 @@ def pickle_round_trips(game: AnyGame, picks: list[int], seed: int, steps: int) -
         _check(copy == state, "an unpickled state undoes differently")
 
 
+def masks_mark_the_legal_actions(game: AnyGame, picks: list[int], seed: int, steps: int) -> None:
+    """A state's mask is 1 exactly at its legal ids (chance outcomes at a chance node, none at
+    the end); an observation's mask is its legal actions when its player is to move, else 0."""
+    n = game.num_distinct_actions
+    for state in walk(game, picks, steps):
+        mask = state.legal_actions_mask()
+        _check(len(mask) == n and set(mask) <= {0, 1}, "state mask: not 0/1 over every id")
+        _check([i for i, bit in enumerate(mask) if bit] == state.legal_actions(), "state mask")
+        for p in _seats(state):
+            obs = state.observation(p)
+            bits = [i for i, bit in enumerate(obs.legal_actions_mask()) if bit]
+            expected = state.legal_actions() if p == state.current_player() else []
+            _check(bits == expected, f"observation mask of {p}")
+
+
+def tensors_encode_the_observation(game: AnyGame, picks: list[int], seed: int, steps: int) -> None:
+    """Every observation's tensor has the game's fixed shape and finite float values, depends on
+    the observation alone (a resampled world gives its player the same tensor), and tells apart
+    two positions of a player whose legal actions differ."""
+    layout = game.observation_tensor_layout()
+    _check(game.observation_tensor_shape() == (layout.size,), "tensor shape is not (size,)")
+    rng = random.Random(seed)
+    seen: dict[tuple[int | None, tuple[float, ...]], list[Any]] = {}
+    for state in walk(game, picks, steps):
+        for p in _seats(state):
+            obs = state.observation(p)
+            values = obs.tensor()
+            _check(len(values) == layout.size, f"tensor of {p} has {len(values)} values")
+            _check(all(type(v) is float and math.isfinite(v) for v in values), "tensor values")
+            world = game.resample(obs, rng)
+            _check(world.observation(p).tensor() == values, f"resampled tensor of {p} differs")
+            legal = seen.setdefault((p, tuple(values)), obs.legal_actions())
+            _check(legal == obs.legal_actions(), f"equal tensors of {p}, other legal actions")
+
+
 #: Every property :func:`check_game` checks over random walks, by name.
 PROPERTIES: dict[str, Callable[[AnyGame, list[int], int, int], None]] = {
     prop.__name__: prop
@@ -422,6 +458,8 @@ PROPERTIES: dict[str, Callable[[AnyGame, list[int], int, int], None]] = {
         notation_round_trips,
         pickle_round_trips,
         pictures_are_valid_and_never_leak,
+        masks_mark_the_legal_actions,
+        tensors_encode_the_observation,
     )
 }
 

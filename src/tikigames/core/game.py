@@ -14,6 +14,8 @@ writes the same lines again:
 ``render_observation``     ``str(obs)``, as a ``staticmethod``
 ``svg_state``              ``state.svg()``: a ``staticmethod`` of a state and picture options
 ``svg_observation``        ``obs.svg()``: the same, of an observation (default: the text framed)
+``tensor_layout``          the observation tensor's planes for ``rules``, as a ``staticmethod``
+``encode_observation``     ``obs.tensor()``: fills the layout, as a ``staticmethod``
 ``_build_table()``         every action, in id order (cached per class and ``_table_key()``)
 =========================  =================================================================
 
@@ -33,6 +35,7 @@ from typing import Any, ClassVar, Generic
 from typing_extensions import TypeVar
 
 from tikigames.core.action import Action, ActionTable
+from tikigames.core.encoding import TensorLayout
 from tikigames.core.errors import ActionError, InvalidStateError
 from tikigames.core.observation import Observation
 from tikigames.core.options import Option, OptionValue, resolve_options
@@ -105,6 +108,16 @@ class Game(ABC, Generic[S, Obs, R]):
     #: starts; a game with long random playouts and a useful :meth:`State.evaluate
     #: <tikigames.core.state.State.evaluate>` sets it short, and its guess scores the rest.
     rollout_cap: ClassVar[int | None] = 200
+    #: The planes of the observation tensor for the game's :attr:`rules` (a ``staticmethod``
+    #: of the rules; see :mod:`tikigames.core.encoding`). A game without one has no tensor.
+    tensor_layout: ClassVar[staticmethod[[Any], TensorLayout]] = staticmethod(
+        lambda rules: _no_encoding(rules)
+    )
+    #: ``obs.tensor()``: the observation encoded in :meth:`observation_tensor_layout`, flat,
+    #: computed from the observation alone (a ``staticmethod`` of one observation).
+    encode_observation: ClassVar[staticmethod[[Any], list[float]]] = staticmethod(
+        lambda obs: _no_encoding(obs.game.rules)
+    )
 
     def __init__(self, **options: object) -> None:
         self._options = self.validate_options(options)
@@ -116,6 +129,7 @@ class Game(ABC, Generic[S, Obs, R]):
         if table is None:
             table = _TABLES[table_key] = self._build_table()
         self._table: ActionTable[Any] = table
+        self._layout: TensorLayout | None = None
 
     # ----------------------------------------------------------------- game hooks
 
@@ -166,6 +180,32 @@ class Game(ABC, Generic[S, Obs, R]):
     def num_distinct_actions(self) -> int:
         """The size of the action table: every action id is in ``range(num_distinct_actions)``."""
         return len(self._table)
+
+    def observation_tensor_layout(self) -> TensorLayout:
+        """The planes of every observation's :meth:`~tikigames.core.observation.Observation.tensor`
+        (what each holds, its shape and offset), fixed by the game and its options.
+
+        >>> import tikigames
+        >>> layout = tikigames.load("tiki_topple").observation_tensor_layout()
+        >>> layout.size == sum(plane.size for plane in layout.planes)
+        True
+
+        Raises:
+            NotImplementedError: the game declares no encoding.
+        """
+        layout = self._layout
+        if layout is None:
+            layout = self._layout = self.tensor_layout(self.rules)
+        return layout
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """The shape of every observation's tensor: ``(size,)``, the planes of
+        :meth:`observation_tensor_layout` one after the other, each flattened row-major.
+
+        Raises:
+            NotImplementedError: the game declares no encoding.
+        """
+        return self.observation_tensor_layout().shape
 
     def action(self, action_id: int) -> Action:
         """The action with id ``action_id`` (the table's own object).
@@ -292,6 +332,10 @@ class Game(ABC, Generic[S, Obs, R]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_load_game, (type(self), self._options))
+
+
+def _no_encoding(rules: object) -> Any:
+    raise NotImplementedError(f"this game ({rules!r}) declares no observation tensor")
 
 
 def _load_game(

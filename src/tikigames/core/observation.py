@@ -117,6 +117,33 @@ class Observation(Generic[G]):
         """The observer's legal actions when it is their turn, else ``[]``."""
         return list(self.legal)
 
+    # ----------------------------------------------------------------- for learning
+
+    def tensor(self) -> list[float]:
+        """What the observer knows as floats in ``game.observation_tensor_shape()`` (flat,
+        row-major; the planes are on the game's page), computed from this observation alone:
+        equal observations give equal tensors, and a resampled world gives its player this
+        tensor again.
+
+        >>> import tikigames
+        >>> game = tikigames.load("tiki_topple")
+        >>> obs = game.new_initial_state().observation(0)
+        >>> len(obs.tensor()) == game.observation_tensor_shape()[0]
+        True
+
+        Raises:
+            NotImplementedError: the game declares no encoding.
+        """
+        return self.game.encode_observation(self)
+
+    def legal_actions_mask(self) -> list[int]:
+        """0/1 over ``range(game.num_distinct_actions)``, 1 exactly at the observer's legal
+        ids: all 0 when it is not their turn (a chance node or another seat)."""
+        mask = [0] * self.game.num_distinct_actions
+        for action in self.legal:
+            mask[action] = 1
+        return mask
+
     # ----------------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:

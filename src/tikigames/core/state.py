@@ -218,6 +218,24 @@ class State(ABC, Generic[A, G, Obs]):
             legal = self._legal = self._generate_legal()
         return legal.copy()
 
+    def legal_actions_mask(self) -> list[int]:
+        """0/1 over ``range(game.num_distinct_actions)``, 1 exactly at the legal ids (at a
+        chance node: the possible outcomes; all 0 once the game is over).
+
+        >>> import tikigames
+        >>> state = tikigames.load("paiko").new_initial_state()
+        >>> mask = state.legal_actions_mask()
+        >>> len(mask) == state.game.num_distinct_actions, sum(mask) == len(state.legal_actions())
+        (True, True)
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate_legal()
+        mask = [0] * self._game.num_distinct_actions
+        for action in legal:
+            mask[action] = 1
+        return mask
+
     def history(self) -> list[A]:
         """Every action applied since the initial state, chance outcomes included."""
         return self._history.copy()

@@ -1,0 +1,123 @@
+"""Tensors: an observation as a fixed-size vector of floats, for learning.
+
+A game declares its encoding as data, a :class:`TensorLayout`: named planes, each with a shape
+and a sentence saying what it holds. The tensor is the planes one after the other, each
+flattened row-major, so ``game.observation_tensor_shape()`` is ``(layout.size,)`` and a network
+that wants a board as an image reshapes that plane (``layout.view(values, "board")``). The docs
+print each game's table of planes from the same layout, so the description cannot drift from
+the code.
+
+A game writes one function of an observation (``Game.encode_observation``) that fills
+``layout.zeros()`` through the offsets of its planes. It reads the observation alone, never a
+state, so equal observations give equal tensors and a resampled world gives its player the same
+tensor: the tensor can carry no secret the observation does not.
+
+>>> layout = TensorLayout([
+...     Plane("card", (3,), "the observer's card, one-hot"),
+...     Plane("bets", (2, 2), "who bet in which round"),
+... ])
+>>> layout.shape, layout.offset("bets")
+((7,), 3)
+>>> values = layout.zeros()
+>>> values[layout.offset("card") + 2] = 1.0
+>>> layout.view(values, "card")
+[0.0, 0.0, 1.0]
+
+This module is in the core layer: it imports nothing from tikigames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+__all__ = ["Plane", "TensorLayout"]
+
+_MAX_SIZE: Final = 1 << 24
+
+
+@dataclass(frozen=True)
+class Plane:
+    """One named part of an observation tensor: its ``shape`` (row-major) and what it holds."""
+
+    name: str
+    shape: tuple[int, ...]
+    description: str
+
+    @property
+    def size(self) -> int:
+        """The number of values in the plane."""
+        size = 1
+        for extent in self.shape:
+            size *= extent
+        return size
+
+
+class TensorLayout:
+    """The planes of a game's observation tensor, in order, with their offsets.
+
+    Raises:
+        ValueError: a repeated or empty name, or an extent that is not a positive int.
+    """
+
+    def __init__(self, planes: Iterable[Plane]) -> None:
+        self._planes = tuple(planes)
+        self._offsets: dict[str, int] = {}
+        self._by_name: dict[str, Plane] = {}
+        offset = 0
+        for plane in self._planes:
+            if not plane.name or plane.name in self._offsets:
+                raise ValueError(f"plane names must be distinct and non-empty: {plane.name!r}")
+            if not plane.shape or any(type(n) is not int or n < 1 for n in plane.shape):
+                raise ValueError(f"plane {plane.name!r} has a bad shape {plane.shape!r}")
+            self._offsets[plane.name] = offset
+            self._by_name[plane.name] = plane
+            offset += plane.size
+        if offset > _MAX_SIZE:
+            raise ValueError(f"a tensor of {offset} values is too large")
+        self._size = offset
+
+    @property
+    def planes(self) -> tuple[Plane, ...]:
+        """The planes, in the order the tensor holds them."""
+        return self._planes
+
+    @property
+    def size(self) -> int:
+        """The number of values in the whole tensor."""
+        return self._size
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The tensor's shape: ``(size,)``, the planes concatenated."""
+        return (self._size,)
+
+    def offset(self, name: str) -> int:
+        """The index in the tensor of plane ``name``'s first value.
+
+        Raises:
+            KeyError: no plane has that name.
+        """
+        return self._offsets[name]
+
+    def plane(self, name: str) -> Plane:
+        """The plane called ``name``.
+
+        Raises:
+            KeyError: no plane has that name.
+        """
+        return self._by_name[name]
+
+    def zeros(self) -> list[float]:
+        """A tensor of zeros, for an encoder to fill."""
+        return [0.0] * self._size
+
+    def view(self, values: Sequence[float], name: str) -> list[float]:
+        """Plane ``name``'s values out of a whole tensor (flat, row-major)."""
+        start = self._offsets[name]
+        return list(values[start : start + self._by_name[name].size])
+
+    def __repr__(self) -> str:
+        planes = ", ".join(f"{p.name}{list(p.shape)}" for p in self._planes)
+        return f"TensorLayout({planes}; {self._size} values)"
