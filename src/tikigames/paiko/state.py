@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from itertools import chain
 from operator import itemgetter
 from random import Random
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from tikigames.core.constants import TERMINAL
 from tikigames.core.state import State
@@ -94,22 +94,24 @@ if TYPE_CHECKING:
 __all__ = ["PaikoState"]
 
 #: Where the board stores "no tile".
-EMPTY = -1
+EMPTY: Final = -1
 #: Per kind, how :meth:`PaikoState._piece_moves` finds its moves: not at all (a Lotus or an
 #: Air never moves), as a Sword, Bow or Earth, as a Fire, a Sai or a Water.
-_STILL, _PLAIN, _FIRE, _SAI, _WATER = range(5)
-_HOW_TILE = (_SAI, _PLAIN, _PLAIN, _STILL, _STILL, _FIRE, _PLAIN, _WATER)
-HOW = tuple(_HOW_TILE[kind >> 2] for kind in range(NUM_TILES * 4))
-#: Per kind: whether its patterns depend on its facing (it may turn in place).
-FACED_KIND = tuple(FACED[kind >> 2] for kind in range(NUM_TILES * 4))
+_STILL: Final = 0
+_PLAIN: Final = 1
+_FIRE: Final = 2
+_SAI: Final = 3
+_WATER: Final = 4
+_HOW_TILE: Final = (_SAI, _PLAIN, _PLAIN, _STILL, _STILL, _FIRE, _PLAIN, _WATER)
+HOW: Final = tuple(_HOW_TILE[kind >> 2] for kind in range(NUM_TILES * 4))
 #: Per kind, the group of the mover lists (``PaikoState._movers``): 0 for a Sai, Bow or Fire
 #: (:data:`FACED_SLOTS` slots: 12 shift targets in 4 facings, then 3 turns), 1 for a Sword, 2
 #: for a Water (12 slots, then a Water's redeploys), 3 for an Earth (4); −1 for a tile that never
 #: moves.
-GROUP = tuple((0, 1, 0, -1, -1, 0, 3, 2)[kind >> 2] for kind in range(NUM_TILES * 4))
-FACED_SLOTS = 4 * SLOT_TARGETS[2] + 3
+GROUP: Final = tuple((0, 1, 0, -1, -1, 0, 3, 2)[kind >> 2] for kind in range(NUM_TILES * 4))
+FACED_SLOTS: Final = 4 * SLOT_TARGETS[2] + 3
 #: A Sai's or a Water's moves never need the fragile tiles.
-NO_FRAGILE: list[int] = []
+NO_FRAGILE: Final[list[int]] = []
 
 
 def _deploy_profile(hand: tuple[int, ...]) -> tuple[int, bool, tuple[int, ...]]:
@@ -120,7 +122,7 @@ def _deploy_profile(hand: tuple[int, ...]) -> tuple[int, bool, tuple[int, ...]]:
     return per_target, LOTUS in tiles, tiles
 
 
-_PROFILES: dict[tuple[int, ...], tuple[int, bool, tuple[int, ...]]] = {}
+_PROFILES: Final[dict[tuple[int, ...], tuple[int, bool, tuple[int, ...]]]] = {}
 
 
 def _in_hand(hand: list[int]) -> tuple[int, bool, tuple[int, ...]]:
@@ -133,11 +135,11 @@ def _in_hand(hand: list[int]) -> tuple[int, bool, tuple[int, ...]]:
 
 
 #: How many candidates :meth:`PaikoState.random_action` draws before it lists the legal actions.
-ATTEMPTS = 12
+ATTEMPTS: Final = 12
 #: The kind of a Water (always facing N).
-WATER_N = WATER << 2
+WATER_N: Final = WATER << 2
 #: A Water whose redeploys need not cover any own tile.
-NO_EXPOSED: tuple[int, ...] = ()
+NO_EXPOSED: Final[tuple[int, ...]] = ()
 
 
 class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
