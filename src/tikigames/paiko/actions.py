@@ -258,11 +258,6 @@ class PaikoTable(ActionTable[PaikoAction]):
         self.reach_memo[key] = found
         return found
 
-    def reached_mask(self, key: int) -> int:
-        """The targets a reach key allows (``data.TAG``), as a mask."""
-        tag = key >> TAG_SHIFT
-        return reach(tag >> 3, key, tag >> 1 & 3)
-
     def reached_avoiding(self, key: int, unsafe: tuple[int, ...]) -> tuple[PaikoAction, ...]:
         """The shifts of :meth:`reached` but those ending, in facing f, on a square of the mask
         ``unsafe[f]``: a Fire's shifts that spare the fragile own tiles. Memoised by the key and

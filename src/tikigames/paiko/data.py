@@ -284,6 +284,16 @@ FAR_BITS: Final = tuple(
 )
 
 
+#: ``SHIFT_PATHS[s]``: for each shift target of ``SHIFT_TARGETS[s]``, in order, ``(bit, via)``: its
+#: mask, and the mask of the squares a 2-step shift may pass through (0 for a 1-step one). A
+#: shift reaches it when it is passable and so is one of ``via``, if any: :func:`reach` for one
+#: target.
+SHIFT_PATHS: Final = tuple(
+    tuple((BIT[t], sum(BIT[m] for m in middles)) for t, _, middles in SHIFT_TARGETS[s])
+    for s in range(NUM_SQUARES)
+)
+
+
 def reach(origin: int, free: int, steps: int) -> int:
     """The targets a shift of up to ``steps`` (1 or 2) from ``origin`` reaches through the
     squares of ``free`` (passable ones), as a mask."""
