@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -55,11 +56,19 @@ from tikigames.paiko.data import (
 __all__ = ["PaikoAction", "PaikoTable", "build_table"]
 
 # Action kinds, in id order.
-DRAFT, DRAW, DEPLOY, SHIFT, TURN, REDEPLOY, STAY, GIVE, PASS = range(9)
-KIND_NAMES = ("draft", "draw", "deploy", "shift", "turn", "redeploy", "stay", "give", "pass")
+DRAFT: Final = 0
+DRAW: Final = 1
+DEPLOY: Final = 2
+SHIFT: Final = 3
+TURN: Final = 4
+REDEPLOY: Final = 5
+STAY: Final = 6
+GIVE: Final = 7
+PASS: Final = 8
+KIND_NAMES: Final = ("draft", "draw", "deploy", "shift", "turn", "redeploy", "stay", "give", "pass")
 
 #: The most tiles one draw takes.
-MAX_DRAW = 3
+MAX_DRAW: Final = 3
 
 
 @mypyc_attr(native_class=False)  # an int subclass: mypyc compiles it as a Python class
@@ -249,11 +258,6 @@ class PaikoTable(ActionTable[PaikoAction]):
         self.reach_memo[key] = found
         return found
 
-    def reached_mask(self, key: int) -> int:
-        """The targets a reach key allows (``data.TAG``), as a mask."""
-        tag = key >> TAG_SHIFT
-        return reach(tag >> 3, key, tag >> 1 & 3)
-
     def reached_avoiding(self, key: int, unsafe: tuple[int, ...]) -> tuple[PaikoAction, ...]:
         """The shifts of :meth:`reached` but those ending, in facing f, on a square of the mask
         ``unsafe[f]``: a Fire's shifts that spare the fragile own tiles. Memoised by the key and
@@ -292,21 +296,21 @@ class PaikoTable(ActionTable[PaikoAction]):
 
 #: The memo of :meth:`PaikoTable.reached` by key starts a new generation when it holds this many
 #: keys (about 100 bytes each; the tuples are shared; two generations at most) …
-_REACH_CACHE_SIZE = 200_000
+_REACH_CACHE_SIZE: Final = 200_000
 #: … its memo by targets starts over when it holds this many tuples (about 400 bytes each) …
-_REACHED_CACHE_SIZE = 50_000
+_REACHED_CACHE_SIZE: Final = 50_000
 #: … and the memo of :meth:`PaikoTable.reached_avoiding` starts a new generation at this many keys
 #: (about 250 bytes each).
-_AVOIDING_CACHE_SIZE = 40_000
+_AVOIDING_CACHE_SIZE: Final = 40_000
 #: The bits of a reach key below its tag: the passable squares.
-_REGION_BITS = (1 << TAG_SHIFT) - 1
+_REGION_BITS: Final = (1 << TAG_SHIFT) - 1
 
 
 #: Draw packing (see :meth:`PaikoTable.legal_draws`): a field's guard bit, every guard, and
 #: each draw's tile counts, in id order.
-_GUARD = 4
-_GUARDS = sum(_GUARD << 3 * tile for tile in range(NUM_TILES))
-_DRAW_NEEDS = tuple(
+_GUARD: Final = 4
+_GUARDS: Final = sum(_GUARD << 3 * tile for tile in range(NUM_TILES))
+_DRAW_NEEDS: Final = tuple(
     sum(count << 3 * tile for tile, count in tiles)
     for size in range(1, MAX_DRAW + 1)
     for tiles in (
@@ -423,7 +427,7 @@ def build_table() -> PaikoTable:
 
 
 #: The most shift targets of a tile with a range of 1 and of 2.
-SLOT_TARGETS = (0, 4, 12)
+SLOT_TARGETS: Final = (0, 4, 12)
 
 
 def _slots(table: PaikoTable, kind: int, square: int) -> tuple[PaikoAction | None, ...]:

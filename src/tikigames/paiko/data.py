@@ -21,7 +21,14 @@ PLAYER_NAMES: Final = ("White", "Black")
 
 #: Tile names in the canonical order (of the action table and of a draw's text).
 TILES: Final = ("sai", "sword", "bow", "lotus", "air", "fire", "earth", "water")
-SAI, SWORD, BOW, LOTUS, AIR, FIRE, EARTH, WATER = range(8)
+SAI: Final = 0
+SWORD: Final = 1
+BOW: Final = 2
+LOTUS: Final = 3
+AIR: Final = 4
+FIRE: Final = 5
+EARTH: Final = 6
+WATER: Final = 7
 NUM_TILES: Final = 8
 #: Tiles of each type each player owns.
 COPIES: Final = 3
@@ -30,7 +37,10 @@ TILE_INDEX: Final = {name: index for index, name in enumerate(TILES)}
 TILE_LETTERS: Final = ("S", "X", "B", "L", "A", "F", "E", "W")
 
 FACINGS: Final = "NESW"
-NORTH, EAST, SOUTH, WEST = range(4)
+NORTH: Final = 0
+EAST: Final = 1
+SOUTH: Final = 2
+WEST: Final = 3
 #: Whether a tile's patterns change with its facing (the others always face N).
 FACED: Final = (True, False, True, False, False, True, False, False)
 #: Orthogonal steps a shift may take (0: the tile never moves).
@@ -71,7 +81,10 @@ OPEN_SQUARES: Final = tuple(s for s in range(NUM_SQUARES) if not BLACK[s])
 ALL_SQUARES: Final = tuple(range(NUM_SQUARES))
 
 #: Quarters: White's homeground, Black's homeground, and the two middlegrounds.
-WHITE_HOME, BLACK_HOME, WEST_MIDDLE, EAST_MIDDLE = range(4)
+WHITE_HOME: Final = 0
+BLACK_HOME: Final = 1
+WEST_MIDDLE: Final = 2
+EAST_MIDDLE: Final = 3
 
 
 def _quarter(x: int, y: int) -> int:
@@ -271,6 +284,16 @@ FAR_BITS: Final = tuple(
 )
 
 
+#: ``SHIFT_PATHS[s]``: for each shift target of ``SHIFT_TARGETS[s]``, in order, ``(bit, via)``: its
+#: mask, and the mask of the squares a 2-step shift may pass through (0 for a 1-step one). A
+#: shift reaches it when it is passable and so is one of ``via``, if any: :func:`reach` for one
+#: target.
+SHIFT_PATHS: Final = tuple(
+    tuple((BIT[t], sum(BIT[m] for m in middles)) for t, _, middles in SHIFT_TARGETS[s])
+    for s in range(NUM_SQUARES)
+)
+
+
 def reach(origin: int, free: int, steps: int) -> int:
     """The targets a shift of up to ``steps`` (1 or 2) from ``origin`` reaches through the
     squares of ``free`` (passable ones), as a mask."""
@@ -307,7 +330,11 @@ DRAFT_ORDER: Final = (0,) * 7 + (1,) * 9 + (0,)
 
 #: The phases of a game: the draft, a turn, a deployed Sai's follow-up, the captured player's
 #: picks, the end.
-DRAFTING, PLAYING, FOLLOW_UP, PICKING, OVER = range(5)
+DRAFTING: Final = 0
+PLAYING: Final = 1
+FOLLOW_UP: Final = 2
+PICKING: Final = 3
+OVER: Final = 4
 #: The phases' names, as observations and the docs write them.
 PHASE_NAMES: Final = ("draft", "play", "follow-up", "picks", "over")
 

@@ -38,6 +38,8 @@ A tile is on the maps as one int, ``player << 5 | tile << 2 | facing`` (``data``
 
 from __future__ import annotations
 
+from typing import Final
+
 from tikigames.paiko.data import (
     ALL_BITS,
     BIT,
@@ -53,7 +55,7 @@ from tikigames.paiko.data import (
 __all__ = ["BLOCKED", "PaikoMaps"]
 
 #: Added to the danger of an occupied square: nothing enters it.
-BLOCKED = 99
+BLOCKED: Final = 99
 
 
 class PaikoMaps:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from itertools import chain
 from operator import itemgetter
 from random import Random
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from tikigames.core.constants import TERMINAL
 from tikigames.core.state import State
@@ -68,6 +68,7 @@ from tikigames.paiko.data import (
     PLAYING,
     REGION,
     SAI,
+    SHIFT_PATHS,
     SHIFT_RANGE,
     SQUARE_INDEX,
     SQUARE_NAMES,
@@ -94,22 +95,26 @@ if TYPE_CHECKING:
 __all__ = ["PaikoState"]
 
 #: Where the board stores "no tile".
-EMPTY = -1
+EMPTY: Final = -1
 #: Per kind, how :meth:`PaikoState._piece_moves` finds its moves: not at all (a Lotus or an
 #: Air never moves), as a Sword, Bow or Earth, as a Fire, a Sai or a Water.
-_STILL, _PLAIN, _FIRE, _SAI, _WATER = range(5)
-_HOW_TILE = (_SAI, _PLAIN, _PLAIN, _STILL, _STILL, _FIRE, _PLAIN, _WATER)
-HOW = tuple(_HOW_TILE[kind >> 2] for kind in range(NUM_TILES * 4))
-#: Per kind: whether its patterns depend on its facing (it may turn in place).
-FACED_KIND = tuple(FACED[kind >> 2] for kind in range(NUM_TILES * 4))
+_STILL: Final = 0
+_PLAIN: Final = 1
+_FIRE: Final = 2
+_SAI: Final = 3
+_WATER: Final = 4
+_HOW_TILE: Final = (_SAI, _PLAIN, _PLAIN, _STILL, _STILL, _FIRE, _PLAIN, _WATER)
+HOW: Final = tuple(_HOW_TILE[kind >> 2] for kind in range(NUM_TILES * 4))
 #: Per kind, the group of the mover lists (``PaikoState._movers``): 0 for a Sai, Bow or Fire
 #: (:data:`FACED_SLOTS` slots: 12 shift targets in 4 facings, then 3 turns), 1 for a Sword, 2
 #: for a Water (12 slots, then a Water's redeploys), 3 for an Earth (4); −1 for a tile that never
 #: moves.
-GROUP = tuple((0, 1, 0, -1, -1, 0, 3, 2)[kind >> 2] for kind in range(NUM_TILES * 4))
-FACED_SLOTS = 4 * SLOT_TARGETS[2] + 3
+GROUP: Final = tuple((0, 1, 0, -1, -1, 0, 3, 2)[kind >> 2] for kind in range(NUM_TILES * 4))
+FACED_SLOTS: Final = 4 * SLOT_TARGETS[2] + 3
+#: What a player's hand and reserve allow (``PaikoState._supply_of``).
+Supply = tuple[tuple[PaikoAction, ...], tuple[int, bool, tuple[int, ...]]]
 #: A Sai's or a Water's moves never need the fragile tiles.
-NO_FRAGILE: list[int] = []
+NO_FRAGILE: Final[list[int]] = []
 
 
 def _deploy_profile(hand: tuple[int, ...]) -> tuple[int, bool, tuple[int, ...]]:
@@ -120,7 +125,7 @@ def _deploy_profile(hand: tuple[int, ...]) -> tuple[int, bool, tuple[int, ...]]:
     return per_target, LOTUS in tiles, tiles
 
 
-_PROFILES: dict[tuple[int, ...], tuple[int, bool, tuple[int, ...]]] = {}
+_PROFILES: Final[dict[tuple[int, ...], tuple[int, bool, tuple[int, ...]]]] = {}
 
 
 def _in_hand(hand: list[int]) -> tuple[int, bool, tuple[int, ...]]:
@@ -133,11 +138,11 @@ def _in_hand(hand: list[int]) -> tuple[int, bool, tuple[int, ...]]:
 
 
 #: How many candidates :meth:`PaikoState.random_action` draws before it lists the legal actions.
-ATTEMPTS = 12
+ATTEMPTS: Final = 12
 #: The kind of a Water (always facing N).
-WATER_N = WATER << 2
+WATER_N: Final = WATER << 2
 #: A Water whose redeploys need not cover any own tile.
-NO_EXPOSED: tuple[int, ...] = ()
+NO_EXPOSED: Final[tuple[int, ...]] = ()
 
 
 class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
@@ -180,6 +185,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         "_sai",
         "_score",
         "_step",
+        "_supply",
         "_tiles",
         "_turns",
         "_winner",
@@ -202,6 +208,9 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         self._movers: list[list[list[int]]] = [[[], [], [], []], [[], [], [], []]]
         self._hand: list[list[int]] = [[0] * NUM_TILES for _ in range(2)]
         self._reserve: list[list[int]] = [[COPIES] * NUM_TILES for _ in range(2)]
+        #: Per player, what the hand and the reserve allow, or ``None`` until it is needed
+        #: again (:meth:`_supply_of`); reset whenever they change.
+        self._supply: list[Supply | None] = [None, None]
         self._lost: list[int] = [0, 0]
         self._score: list[int] = [0, 0]
         self._phase = DRAFTING
@@ -398,10 +407,10 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         p = self._mover
         lk = self._lk
         maps = self._maps
-        legal: list[PaikoAction] = []
-        reserve = self._reserve[p]
-        if any(reserve):
-            legal += lk.legal_draws(reserve, self._exact)
+        supply = self._supply[p]
+        if supply is None:
+            supply = self._supply_of(p)
+        legal: list[PaikoAction] = list(supply[0])
         mine = self._tiles[p]
         danger = maps.danger[p]
         # The own tiles that one more threat would make capturable (their danger counts BLOCKED).
@@ -592,6 +601,14 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         against = self._maps.against[self._mover]
         return all(s in covered and against[s] < 3 for s in exposed)
 
+    def _supply_of(self, p: int) -> Supply:
+        """What p's hand and reserve allow: the legal draws, and the deploy profile of the hand
+        (:func:`_deploy_profile`); kept in ``_supply`` until they change."""
+        reserve = self._reserve[p]
+        draws = self._lk.legal_draws(reserve, self._exact) if any(reserve) else ()
+        supply = self._supply[p] = (draws, _in_hand(self._hand[p]))
+        return supply
+
     def _fragile(self, p: int) -> list[int]:
         """p's tiles that one more threat would make capturable (their danger counts
         BLOCKED), in square order."""
@@ -609,28 +626,37 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         at the board (the deploy squares are a mask, the tiles that move are listed by group),
         one is drawn uniformly with one ``rng.random()``, and it is returned if legal — a check
         of that one tile's moves, as :meth:`_piece_moves` finds them — else another is drawn.
-        What is returned is then uniform over the legal actions (about 1.5 draws on average).
+        What is returned is then uniform over the legal actions (about 1.8 draws on average).
         After :data:`ATTEMPTS` misses (or with no candidate: only ``pass`` is legal) the legal
         list is built, cached, and drawn from with one more ``rng.random()``, which is uniform
         too. The other phases draw from the (short) legal list, one ``rng.random()``.
 
         The action is not the one the base class draws from the same ``rng``, and a call may
         take more than one ``rng.random()``; the distribution is the same.
+
+        >>> import random, tikigames
+        >>> state = tikigames.load("paiko").new_initial_state()
+        >>> rng = random.Random(2)
+        >>> while state.phase() != "play":
+        ...     state.apply_unchecked(state.random_action(rng))
+        >>> state.random_action(rng) in state.legal_actions()
+        True
         """
         if self._phase != PLAYING or self._legal is not None:
             return super().random_action(rng)
         p = self._mover
         lk = self._lk
         maps = self._maps
-        reserve = self._reserve[p]
-        draws = lk.legal_draws(reserve, self._exact) if any(reserve) else ()
+        supply = self._supply[p]
+        if supply is None:
+            supply = self._supply_of(p)
+        draws, in_hand = supply
         n_draws = len(draws)
         taken = maps.taken
         targets = OPEN_BITS & maps.calm[p] & maps.backed[p] & ~taken
         n_targets = targets.bit_count()
         # Deploy candidates: on every target for each tile in hand, in each facing it may take
         # (a Lotus: on every empty square).
-        in_hand = _in_hand(self._hand[p])
         empty = NUM_SQUARES - taken.bit_count()
         n_deploys = n_targets * in_hand[0] + (empty if in_hand[1] else 0)
         faced, swords, waters, earths = self._movers[p]
@@ -670,23 +696,25 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
                         continue
                 return lk.deploys[tile][s][k & 3]
             k -= n_deploys
+            # The slot, and the index of its shift's target in SHIFT_PATHS (-1: a turn).
             if k < n_faced:
                 square = faced[k // FACED_SLOTS]
                 slot = k % FACED_SLOTS
+                index = slot >> 2 if slot < 4 * SLOT_TARGETS[2] else -1
             else:
                 k -= n_faced
                 if k < n_swords:
                     square = swords[k // SLOT_TARGETS[2]]
-                    slot = k % SLOT_TARGETS[2]
+                    slot = index = k % SLOT_TARGETS[2]
                 else:
                     k -= n_swords
                     if k < n_waters:
                         square = waters[k // water_slots]
-                        slot = k % water_slots
+                        slot = index = k % water_slots
                     else:
                         k -= n_waters
                         square = earths[k // SLOT_TARGETS[1]]
-                        slot = k % SLOT_TARGETS[1]
+                        slot = index = k % SLOT_TARGETS[1]
             if square == blocked:
                 continue
             piece = board[square]
@@ -702,9 +730,9 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             if HOW[piece & 31] == _FIRE:
                 if fragile is None:
                     fragile = self._fragile(p)
-                if self._allows(square, piece, action, fragile):
+                if self._allows(square, piece, action, index, fragile):
                     return action
-            elif self._allows(square, piece, action, NO_FRAGILE):
+            elif self._allows(square, piece, action, index, NO_FRAGILE):
                 return action
         return super().random_action(rng)
 
@@ -723,9 +751,12 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             if cover[s] == 1 and against[s] >= 2 and board[s] >= 0 and board[s] >> 5 == p
         ]
 
-    def _allows(self, square: int, piece: int, action: PaikoAction, fragile: list[int]) -> bool:
+    def _allows(
+        self, square: int, piece: int, action: PaikoAction, index: int, fragile: list[int]
+    ) -> bool:
         """Whether ``action``, a shift or a turn of the mover's tile ``piece`` on ``square`` (not
         blocked by the move limit), is legal: :meth:`_piece_moves` for that tile alone.
+        ``index``: the shift's target in ``data.SHIFT_PATHS[square]`` (−1 for a turn);
         ``fragile``: :meth:`_fragile`, for a Fire."""
         p = piece >> 5
         kind = piece & 31
@@ -757,10 +788,10 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
                     self._tile_moves(square, piece, shifts, turns)
                     return action in (turns if action.kind == TURN else shifts)
             passable = free
-        if action.kind == TURN:
+        if index < 0:
             return True
-        key = passable & REGION[kind][square] | TAG[kind][square]
-        return bool(self._lk.reached_mask(key) & BIT[action.dst])
+        bit, via = SHIFT_PATHS[square][index]
+        return bool(passable & bit) and (not via or bool(passable & via))
 
     # ----------------------------------------------------------------- apply / undo
 
@@ -803,6 +834,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             player = DRAFT_ORDER[self._step]
             self._reserve[player][action.tile] -= 1
             self._hand[player][action.tile] += 1
+            self._supply[player] = None
             self._step += 1
             if self._step == len(DRAFT_ORDER):
                 self._phase = PLAYING
@@ -813,6 +845,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             capturer = self._mover
             self._reserve[capturer][action.tile] -= 1
             self._hand[capturer][action.tile] += 1
+            self._supply[capturer] = None
             self._picks -= 1
             if not self._picks:
                 self._finish_turn()
@@ -826,11 +859,13 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             for tile, count in action.draw:
                 reserve[tile] -= count
                 hand[tile] += count
+            self._supply[p] = None
             self._reset_moves(p)
             self._passes = 0
         elif kind == DEPLOY:
             tile = action.tile
             self._hand[p][tile] -= 1
+            self._supply[p] = None
             piece = p << 5 | tile << 2 | action.facing
             self._place(action.dst, piece)
             self._reset_moves(p)
@@ -933,12 +968,14 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             player = DRAFT_ORDER[self._step]
             self._reserve[player][action.tile] += 1
             self._hand[player][action.tile] -= 1
+            self._supply[player] = None
             self._phase = DRAFTING
             return
         if kind == GIVE:
             self._restore(record)
             self._reserve[self._mover][action.tile] += 1
             self._hand[self._mover][action.tile] -= 1
+            self._supply[self._mover] = None
             return
         snapshot, removed, moved = record
         self._restore(snapshot)
@@ -952,9 +989,11 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             for tile, count in action.draw:
                 reserve[tile] += count
                 hand[tile] -= count
+            self._supply[p] = None
         elif kind == DEPLOY:
             self._lift(action.dst, self._board[action.dst])
             self._hand[p][action.tile] += 1
+            self._supply[p] = None
         elif kind != STAY and kind != PASS:
             self._lift(action.dst, self._board[action.dst])
             self._place(action.src, moved)
@@ -972,6 +1011,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         new._movers = [[squares.copy() for squares in groups] for groups in self._movers]
         new._hand = [self._hand[0].copy(), self._hand[1].copy()]
         new._reserve = [self._reserve[0].copy(), self._reserve[1].copy()]
+        new._supply = self._supply.copy()
         new._lost = self._lost.copy()
         new._score = self._score.copy()
         new._phase = self._phase
