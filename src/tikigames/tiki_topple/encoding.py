@@ -83,7 +83,7 @@ class _Encoder:
             if rules.target_score is not None
             else f"{ROUND_POINTS * rules.rounds} ({ROUND_POINTS} points × {rules.rounds} rounds)"
         )
-        self.layout = TensorLayout(
+        self.layout = layout = TensorLayout(
             [
                 Plane("phase", (4,), "one-hot: line setup, deal, play, game over"),
                 Plane("to_act", (n,), "the seat to play, one-hot by row (all 0 at chance/end)"),
@@ -108,7 +108,8 @@ class _Encoder:
                       "1 in a tiebreak round]"),
             ]
         )  # fmt: skip
-        offset = self.layout.offset
+        self.size = layout.size
+        offset = layout.offset
         self.phase = offset("phase")
         self.to_act = offset("to_act")
         self.line = offset("line")
@@ -131,12 +132,16 @@ class _Encoder:
 
 #: The encoder of each rules value met so far.
 _ENCODERS: dict[TikiToppleRules, _Encoder] = {}
+#: The same encoders by their layout object, which each game keeps: looking a layout up by
+#: identity is quicker than hashing the rules at every ``obs.tensor()``.
+_BY_LAYOUT: dict[TensorLayout, _Encoder] = {}
 
 
 def _encoder(rules: TikiToppleRules) -> _Encoder:
     encoder = _ENCODERS.get(rules)
     if encoder is None:
         encoder = _ENCODERS[rules] = _Encoder(rules)
+        _BY_LAYOUT[encoder.layout] = encoder
     return encoder
 
 
@@ -155,8 +160,12 @@ def tensor_layout(rules: TikiToppleRules) -> TensorLayout:
 def encode(obs: TikiToppleObservation) -> list[float]:
     """``obs.tensor()``: the observation in :func:`tensor_layout`'s planes, from its fields and
     its history's texts alone (see the module's docstring for the planes and scales)."""
-    enc = _encoder(obs.game.rules)
-    values = enc.layout.zeros()
+    game = obs.game
+    enc = _BY_LAYOUT.get(game.observation_tensor_layout()) or _encoder(game.rules)
+    values = [0.0] * enc.size
+    # The tables as locals: a compiled module reads its globals from a dict at each use.
+    tiki_id = _TIKI_ID
+    play_of = _PLAY_OF
     n = enc.players
     player = obs.player
     rows = enc.rows[n if player is None else player]
@@ -175,11 +184,11 @@ def encode(obs: TikiToppleObservation) -> list[float]:
 
     base = enc.line
     for name in obs.line:
-        values[base + _TIKI_ID[name]] = 1.0
+        values[base + tiki_id[name]] = 1.0
         base += NUM_TIKIS
     base = enc.toasted
     for name in obs.removed:
-        values[base + _TIKI_ID[name]] = 1.0
+        values[base + tiki_id[name]] = 1.0
 
     secret = obs.secret
     if secret is not None:
@@ -217,17 +226,18 @@ def encode(obs: TikiToppleObservation) -> list[float]:
                 values[base + card] = 1.0
 
     base = enc.hands
+    card_id = _CARD_ID
     for seat, hand in enumerate(obs.hands):
         row = base + _KINDS * rows[seat]
         for name in hand:
-            values[row + _CARD_ID[name]] += _UNIT
+            values[row + card_id[name]] += _UNIT
 
     if phase in (_PLAY, _OVER):
         # This round's plays are the history's last entries after its deals; the seats of the
         # round play them in turn from the starter. The k-th Toast toasted the k-th tiki.
         end = len(history)
         start = end
-        while start and history[start - 1] in _PLAY_OF:
+        while start and history[start - 1] in play_of:
             start -= 1
         first = seats.index(obs.starter)
         m = len(seats)
@@ -235,9 +245,9 @@ def encode(obs: TikiToppleObservation) -> list[float]:
         toasts = 0
         base = enc.plays
         for index in range(start, end):
-            kind, tiki = _PLAY_OF[history[index]]
+            kind, tiki = play_of[history[index]]
             if tiki < 0:
-                tiki = _TIKI_ID[removed[toasts]]
+                tiki = tiki_id[removed[toasts]]
                 toasts += 1
             seat = seats[(first + index - start) % m]
             values[base + _PLAYS_PER_SEAT * rows[seat] + NUM_TIKIS * kind + tiki] += _UNIT
