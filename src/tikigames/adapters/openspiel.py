@@ -114,11 +114,14 @@ def sentinel(spec: Option) -> OptionValue:
     Topple's ``rounds``, every ``max_turns``, Paikō's ``move_limit``), ``-1`` for an option of
     minimum 0 (Tac-Tik's ``first_dealer``).
 
+    >>> from tikigames.adapters.openspiel import sentinel
     >>> from tikigames.core.options import Option
-    >>> sentinel(Option("rounds", int, lambda options: 4, "rounds", minimum=1))
+    >>> sentinel(Option("first_dealer", int, lambda options: 3, "who deals", minimum=0))
+    -1
+    >>> sentinel(Option("max_turns", int, 300, "turns", minimum=1, allow_none=True))
     0
-    >>> sentinel(Option("max_turns", int, 300, "turns", minimum=1, allow_none=True)) is None
-    False
+    >>> print(sentinel(Option("jokers", int, 2, "Jokers", choices=(0, 2, 4))))
+    None
 
     Raises:
         TypeError: the option would need a sentinel this adapter cannot give it (not an int
@@ -356,7 +359,8 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no stu
 
     @property
     def tikigames_state(self) -> AnyState:
-        """The tikigames state (the same object: applying to it bypasses pyspiel's history)."""
+        """The tikigames state itself, not a copy; apply actions through pyspiel, which keeps
+        the history, not to this."""
         return self._box.state
 
     def current_player(self) -> int:
