@@ -268,6 +268,8 @@ class _ProgressBar:
 
     def __enter__(self) -> _ProgressBar:
         self.ticker.__enter__()
+        if not self.ticker.live:  # the games started: said at once, not after the first ends
+            print(self.line(0.0), file=self.stream, flush=True)
         return self
 
     def __exit__(self, *exc: object) -> None:

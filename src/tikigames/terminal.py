@@ -196,8 +196,10 @@ def summarise(texts: Sequence[str], width: int = 100, cap: int = CAP) -> list[st
 
     >>> summarise(["a1-b1", "a1-a2", "b1-c1"])
     ['  a1-b1  a1-a2 · b1-c1']
-    >>> summarise([f"x{i}:{d}" for i in range(12) for d in "NESW"], width=50)
-    ['  x0 (4)  x1 (4)  x2 (4)  x3 (4)  x4 (4)  x5 (4)', '  x6 (4)  x7 (4)  x8 (4)  x9 (4)  x10 (4)  x11 (4)']
+    >>> for line in summarise([f"x{i}:{d}" for i in range(12) for d in "NESW"], width=50):
+    ...     print(line)
+      x0 (4)  x1 (4)  x2 (4)  x3 (4)  x4 (4)  x5 (4)
+      x6 (4)  x7 (4)  x8 (4)  x9 (4)  x10 (4)  x11 (4)
     """
     if len(texts) <= cap:
         return _group_lines(list(_groups(texts, 1).values()), width)
@@ -469,15 +471,16 @@ class Table:
         self.out.flush()
         if self.interactive:
             try:
-                return input(prompt).strip()
+                line = input(prompt)
             except EOFError:
                 raise Abandoned from None
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.stdin.readline()
-        if line == "":
-            raise Abandoned
-        return line.strip()
+        else:
+            self.out.write(prompt)
+            self.out.flush()
+            line = self.stdin.readline()
+            if line == "":
+                raise Abandoned
+        return " ".join(line.split())  # "up1  nani " is "up1 nani"
 
     def _human(self, player: int) -> Action:
         if not self.hot_seat:
