@@ -1,0 +1,1 @@
+"""The adapters' tests (each skipped when its framework is not installed)."""
