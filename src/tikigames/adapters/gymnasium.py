@@ -6,22 +6,26 @@ turns, so each :meth:`~TikiGamesEnv.step` is one decision of the agent. Needs th
 ``tikigames[gymnasium]`` (gymnasium and numpy); ``import tikigames`` never imports this module.
 
 >>> from tikigames.adapters.gymnasium import env
->>> e = env("tiki_topple")
+>>> e = env("tiki_topple")  # seat 0 against RandomBot
 >>> obs, info = e.reset(seed=7)
->>> obs.shape == e.observation_space.shape, info["action_mask"].sum() > 0
-(True, True)
+>>> obs.shape, obs.dtype, e.action_space
+((285,), dtype('float32'), Discrete(1360))
+>>> legal = info["action_mask"].nonzero()[0]
+>>> len(legal), [e.game.action(int(i)).text for i in legal[:3]]
+(30, ['up1 nani', 'up1 wikiwiki', 'up1 huhu'])
+>>> _ = e.action_space.seed(7)
 >>> done = False
->>> while not done:  # a random legal agent against RandomBot
-...     action = e.action_space.sample(info["action_mask"])
-...     obs, reward, done, truncated, info = e.step(action)
->>> reward == e.state.returns()[0], truncated
-(True, False)
+>>> while not done:  # random legal actions to the end of the game
+...     obs, reward, done, truncated, info = e.step(e.action_space.sample(info["action_mask"]))
+>>> reward, truncated, info["returns"]
+(1.0, False, (1.0, -1.0))
 
 What the env gives, and why:
 
 - **Observation**: the agent's ``obs.tensor()`` as a new float32 array each call, in
-  ``Box(low, high, game.observation_tensor_shape())``. Computed from the agent's observation
-  alone, so it never carries another seat's secret.
+  ``Box(0.0, 1.0, game.observation_tensor_shape())``: every game of the library scales its
+  tensor into [0, 1] (flags, one-hots, counts over their maximum). Computed from the agent's
+  observation alone, so it never carries another seat's secret.
 - **Action**: ``Discrete(game.num_distinct_actions)``, the game's action ids. The legal ones are
   ``info["action_mask"]`` (int8 0/1, the form ``Discrete.sample(mask)`` takes) and
   :meth:`~TikiGamesEnv.action_masks` (bool, what sb3-contrib's ``MaskablePPO`` calls). Both are
@@ -46,7 +50,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, SupportsFloat
+from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -77,6 +81,9 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
         render_mode: ``None``, ``"ansi"`` (:meth:`render` returns the agent's observation as
             text, ``str(obs)``) or ``"human"`` (prints that text).
         illegal_action_reward: the reward of an illegal action, which ends the episode.
+        observation_bounds: the ``low`` and ``high`` of the observation Box. The library's
+            games keep every tensor value in [0, 1] (their pages give the scales); a game of
+            your own whose tensor leaves that range passes its own bounds.
 
     Raises:
         ValueError: ``seat`` out of range, a list of opponents of the wrong length, or an
@@ -85,7 +92,8 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
         NotImplementedError: the game declares no observation tensor.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    #: Gymnasium reads the render modes from here (and wants an fps, meaningless for text).
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(
         self,
@@ -95,6 +103,7 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
         render_mode: str | None = None,
         *,
         illegal_action_reward: float = -1.0,
+        observation_bounds: tuple[float, float] = (0.0, 1.0),
     ) -> None:
         players = game.num_players
         if type(seat) is not int or not 0 <= seat < players:
@@ -107,7 +116,7 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
         self._bots = _seat_bots(opponents, seat, players)
         self._illegal_reward = float(illegal_action_reward)
         self.render_mode = render_mode
-        low, high = _bounds(game)
+        low, high = observation_bounds
         shape = game.observation_tensor_shape()
         self.observation_space = spaces.Box(low, high, shape, np.float32)
         self.action_space = spaces.Discrete(game.num_distinct_actions)
@@ -192,7 +201,7 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
         obs, info = self._observe()
         return obs, reward, self._over, False, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The agent's observation as text (``"ansi"``), or printed (``"human"``, returns
         ``None``); ``None`` without a render mode."""
         if self.render_mode is None:
@@ -291,8 +300,3 @@ def _action_id(action: object, size: int) -> int:
     except (TypeError, ValueError, OverflowError):
         return -1
     return action_id if 0 <= action_id < size and action_id == action else -1
-
-
-def _bounds(game: Game[Any, Any, Any]) -> tuple[float, float]:
-    """The bounds of every tensor value, for the Box."""
-    return -np.inf, np.inf
