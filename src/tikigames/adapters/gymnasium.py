@@ -107,7 +107,10 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
     ) -> None:
         players = game.num_players
         if type(seat) is not int or not 0 <= seat < players:
-            raise ValueError(f"seat must be an int in range({players}) for {game!r}, not {seat!r}")
+            raise ValueError(
+                f"seat must be an int in range({players}) ({game.title}: {players} players), "
+                f"not {seat!r}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             modes = self.metadata["render_modes"]
             raise ValueError(f"render_mode must be None or one of {modes}, not {render_mode!r}")
@@ -144,7 +147,7 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
 
     @property
     def state(self) -> State[Any, Any, Any]:
-        """The episode's live game state (for inspection: changing it breaks the episode).
+        """The episode's live game state, to inspect; changing it breaks the episode.
 
         Raises:
             RuntimeError: before the first :meth:`reset`.
