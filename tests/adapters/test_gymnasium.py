@@ -75,6 +75,14 @@ def test_check_env_passes_on_every_game(name: str, options: dict[str, Any]) -> N
         assert [str(w.message) for w in caught if NO_SPEC not in str(w.message)] == []
 
 
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_observations_stay_in_the_box_for_a_whole_game(name: str, options: dict[str, Any]) -> None:
+    e = env(name, **options)
+    steps = run_episode(e, 11, random.Random(11))
+    assert all(step[0] in e.observation_space for step in steps)
+    assert steps[-1][2] and e.state.is_terminal()
+
+
 def test_check_env_through_gymnasium_make_checks_every_render_mode() -> None:
     gymnasium.register(
         "tikigames-test/tiki_topple-v0", entry_point=env, kwargs={"name": "tiki_topple"}
