@@ -1,1 +1,0 @@
-"""The adapters' tests (each skipped when its framework is not installed)."""
