@@ -23,6 +23,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "tikigames_pictures",
     "tikigames_tensors",
+    "tikigames_training",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
