@@ -18,7 +18,7 @@ import pytest
 import tikigames
 from tikigames import Action, Observation, State
 from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot, SearchBot
-from tikigames.bots.search import GAME_CAP, RolloutCap, rollout
+from tikigames.bots.search import GAME_CAP, RolloutCap, rollout, visit_distribution
 
 SEARCH_BOTS: list[type[SearchBot]] = [MCTSBot, ISMCTSBot]
 
@@ -281,3 +281,114 @@ def test_a_search_bot_beats_random(name: str) -> None:
         labels=["search", "random"],
     )
     assert result["search"].wins > result["random"].wins, result.table()
+
+
+# ----------------------------------------------------------------- visit distributions
+# ``policy`` and ``act_and_policy`` report what the search saw without changing what ``act``
+# plays (seeded games and the arena depend on it).
+
+#: What ``act`` chose before the bots could report a policy (``iterations=25,
+#: max_rollout=30``, ``random.Random(i)`` at the ``i``-th of ``positions(game, 6, seed=7)``;
+#: Tiki Topple's two- then three-player game): a search that draws differently fails here.
+PINNED: dict[tuple[str, str], list[int]] = {
+    ("paiko", "MCTSBot"): [1, 0, 4, 2, 6, 2],
+    ("paiko", "ISMCTSBot"): [0, 3, 0, 6, 7, 3],
+    ("tactik", "MCTSBot"): [607, 621, 621, 10936, 5, 621],
+    ("tactik", "ISMCTSBot"): [621, 5, 607, 5, 5, 607],
+    ("tactiki", "MCTSBot"): [64, 58, 53, 73, 52, 53],
+    ("tactiki", "ISMCTSBot"): [64, 58, 53, 73, 52, 53],
+    ("tiki_topple", "MCTSBot"): [36, 30, 2, 30, 10, 9, 15, 2, 2, 20, 4, 13],
+    ("tiki_topple", "ISMCTSBot"): [36, 30, 2, 30, 10, 9, 15, 2, 2, 20, 4, 13],
+}
+
+
+def variants(name: str) -> list[tikigames.Game[Any]]:
+    game = tikigames.load(name)
+    return [game, tikigames.load(name, players=3)] if name == "tiki_topple" else [game]
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _ in PINNED}))
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_act_is_unchanged_and_act_and_policy_agrees(name: str, cls: type[SearchBot]) -> None:
+    bot = cls(iterations=25, max_rollout=30)
+    chosen: list[int] = []
+    for game in variants(name):
+        for index, obs in enumerate(positions(game, 6, seed=7)):
+            plain, both, alone = random.Random(index), random.Random(index), random.Random(index)
+            action = bot.act(obs, plain)
+            again, policy = bot.act_and_policy(obs, both)
+            assert again == action and type(again) is type(action)
+            assert both.getstate() == plain.getstate()  # the same draws, no more
+            assert bot.policy(obs, alone) == policy and alone.getstate() == plain.getstate()
+            chosen.append(int(action))
+    assert chosen == PINNED[name, cls.__name__]
+
+
+@pytest.mark.parametrize("name", tikigames.GAMES)
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_the_policy_is_a_distribution_over_the_legal_actions(
+    name: str, cls: type[SearchBot]
+) -> None:
+    iterations = 40
+    bot = cls(iterations=iterations, max_rollout=30)
+    for index, obs in enumerate(positions(tikigames.load(name), 3, seed=11)):
+        action, policy = bot.act_and_policy(obs, random.Random(index))
+        legal = obs.legal_actions()
+        assert list(policy) == legal  # every legal action, in order, and nothing else
+        assert all(type(key) is type(legal[0]) for key in policy)
+        assert all(0.0 <= share <= 1.0 for share in policy.values())
+        assert sum(policy.values()) == pytest.approx(1.0, abs=1e-12)
+        if cls is MCTSBot or all(each.hidden is None for each in legal):
+            # Visit counts over the iterations, and the move played is the most visited.
+            visits = [share * iterations for share in policy.values()]
+            assert visits == pytest.approx([round(v) for v in visits], abs=1e-9)
+            assert policy[action] == max(policy.values())
+
+
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_more_iterations_spread_over_more_actions(cls: type[SearchBot]) -> None:
+    obs = positions(tikigames.load("tiki_topple"), 1, seed=2)[0]
+    few = cls(iterations=3).policy(obs, random.Random(0))
+    assert sum(share > 0 for share in few.values()) <= 3  # three iterations, three edges at most
+    many = cls(iterations=200).policy(obs, random.Random(0))
+    assert sum(share > 0 for share in many.values()) > 3
+
+
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_a_forced_move_has_all_the_weight_without_a_search(
+    cls: type[SearchBot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = tikigames.load("tiki_topple", players=2)
+    rng = random.Random(1)
+    state: State[Any] = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) > 1:
+        player = state.current_player()
+        state.apply_action(
+            state.sample_chance(rng) if player < 0 else rng.choice(state.legal_actions())
+        )
+    monkeypatch.setattr(game, "resample", _fail)
+    monkeypatch.setattr(game, "resampler", _fail)
+    obs = state.observation(state.current_player())
+    seeded = random.Random(0)
+    before = seeded.getstate()
+    only = obs.legal_actions()[0]
+    assert cls().act_and_policy(obs, seeded) == (only, {only: 1.0})
+    assert seeded.getstate() == before
+
+
+@pytest.mark.parametrize("cls", SEARCH_BOTS)
+def test_a_policy_out_of_turn_is_an_error(cls: type[SearchBot]) -> None:
+    state = tikigames.load("tiki_topple").new_initial_state()
+    with pytest.raises(ValueError, match="no legal action"):
+        cls().policy(state.observation(0), random.Random(0))
+
+
+def test_a_time_budget_gives_a_distribution_too() -> None:
+    obs = positions(tikigames.load("tiki_topple"), 1, seed=4)[0]
+    action, policy = ISMCTSBot(seconds=0.05).act_and_policy(obs, random.Random(0))
+    assert action in policy and sum(policy.values()) == pytest.approx(1.0)
+
+
+def test_visit_distribution_normalises_and_falls_back_to_uniform() -> None:
+    assert visit_distribution([4, 9], [3.0, 1.0]) == {4: 0.75, 9: 0.25}
+    assert visit_distribution([4, 9], [0.0, 0.0]) == {4: 0.5, 9: 0.5}

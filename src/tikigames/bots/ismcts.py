@@ -13,6 +13,7 @@ from tikigames.bots.search import (
     SearchBot,
     backup,
     most_visited,
+    visit_distribution,
 )
 from tikigames.bots.search import select as select_child
 from tikigames.core.action import Action
@@ -53,7 +54,8 @@ class ISMCTSBot(SearchBot):
 
     When an edge stands for several actions of the world (a hidden choice), the world's action
     is drawn uniformly among them. The bot plays the most visited of its own actions at the
-    root. It never sees the true state, only its observation and the worlds drawn from it.
+    root; :meth:`policy` reports the visits of those actions, normalised. It never sees the
+    true state, only its observation and the worlds drawn from it.
 
     The tree tells positions apart by the action texts the bot saw; what an observation holds
     beyond them (e.g. ranks revealed in a battle) is taken into account by the resampled worlds
@@ -74,7 +76,7 @@ class ISMCTSBot(SearchBot):
 
     def _search(
         self, obs: Observation[Any], legal: list[Action], rng: random.Random, budget: Iterator[int]
-    ) -> Action:
+    ) -> tuple[Action, dict[Action, float]]:
         game = obs.game
         observer = obs.player
         assert observer is not None  # a seat with legal actions
@@ -150,4 +152,13 @@ class ISMCTSBot(SearchBot):
             backup(path, returns)
         best = most_visited(root, allowed=mine)
         group = mine[best.key]
-        return group[rng.randrange(len(group))] if len(group) > 1 else group[0]
+        chosen = group[rng.randrange(len(group))] if len(group) > 1 else group[0]
+        # The distribution over the bot's own root edges; an edge standing for several
+        # actions shares its visits among them equally, as it plays one of them uniformly.
+        shares: dict[Action, float] = {}
+        for key, actions in mine.items():
+            child = root.children.get(key)
+            each = 0.0 if child is None else child.visits / len(actions)
+            for action in actions:
+                shares[action] = each
+        return chosen, visit_distribution(legal, [shares[action] for action in legal])

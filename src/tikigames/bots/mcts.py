@@ -14,6 +14,7 @@ from tikigames.bots.search import (
     SearchBot,
     backup,
     most_visited,
+    visit_distribution,
 )
 from tikigames.bots.search import select as select_child
 from tikigames.core.action import Action
@@ -36,7 +37,8 @@ class MCTSBot(SearchBot):
     A node's statistics are the returns of the player who chose its edge, so any number of
     players and multi-step turns (the same player acting several times in a row) need nothing
     special. At a chance node the outcome is drawn with its probability and the walk goes on
-    into that outcome's child. The move played is the root's most visited edge.
+    into that outcome's child. The move played is the root's most visited edge; :meth:`policy`
+    reports the share of the iterations each root edge received.
 
     On a game with hidden information this searches a single sampled world as if everything
     were visible (it never sees the true state, only one guess at it): use
@@ -56,7 +58,7 @@ class MCTSBot(SearchBot):
 
     def _search(
         self, obs: Observation[Any], legal: list[Action], rng: random.Random, budget: Iterator[int]
-    ) -> Action:
+    ) -> tuple[Action, dict[Action, float]]:
         state: State[Any, Any, Any] = obs.game.resample(obs, rng)
         root = Node()
         c, cap = self.c, self.rollout_cap(obs.game)
@@ -101,4 +103,10 @@ class MCTSBot(SearchBot):
                 state.undo_action()
         choice = most_visited(root).key
         assert choice in legal
-        return legal[legal.index(choice)]
+        # The root's edges are the legal actions (the searched world is the observed one).
+        children = root.children
+        visits: list[float] = []
+        for action in legal:
+            child = children.get(action)
+            visits.append(0.0 if child is None else float(child.visits))
+        return legal[legal.index(choice)], visit_distribution(legal, visits)

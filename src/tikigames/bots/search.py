@@ -6,7 +6,7 @@ observation each time); everything around that walk lives here, once:
 
 - :class:`SearchBot` validates the settings, answers at once when there is a single legal action,
   runs iterations until the budget (iterations, or seconds) is spent, and picks the most visited
-  root edge;
+  root edge — reporting, on request, the root's visit distribution (:meth:`SearchBot.policy`);
 - :class:`Node` holds an edge's statistics (visits, summed return of the player who chose it, and
   the availability count IS-MCTS needs);
 - :func:`select` is the UCB1 selection rule, :func:`rollout` the random playout with its length
@@ -43,6 +43,7 @@ __all__ = [
     "most_visited",
     "rollout",
     "select",
+    "visit_distribution",
 ]
 
 #: The default ``max_rollout``: the cap the game suggests, :attr:`Game.rollout_cap
@@ -172,6 +173,24 @@ def most_visited(root: Node, allowed: Container[Hashable] | None = None) -> Node
     return best
 
 
+def visit_distribution(legal: Sequence[Action], visits: Sequence[float]) -> dict[Action, float]:
+    """The root's visit distribution: ``legal[i]`` gets ``visits[i]`` over the total, in the
+    order of ``legal``, so the shares sum to 1 (uniform if nothing was visited, which a search
+    of at least one iteration never leaves).
+
+    >>> from tikigames.bots.search import visit_distribution
+    >>> visit_distribution([3, 5, 8], [6, 2, 0])
+    {3: 0.75, 5: 0.25, 8: 0.0}
+    """
+    total = 0.0
+    for count in visits:
+        total += count
+    if total <= 0:
+        share = 1.0 / len(legal)
+        return {action: share for action in legal}
+    return {action: count / total for action, count in zip(legal, visits)}
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class SearchBot(ABC):
     """The frame of a Monte Carlo tree search bot: settings, budget, the forced-move shortcut.
@@ -252,18 +271,55 @@ class SearchBot(ABC):
         Raises:
             ValueError: the observer has no legal action (it is not their turn).
         """
+        return self.act_and_policy(obs, rng)[0]
+
+    def policy(self, obs: Observation[Any], rng: random.Random) -> dict[Action, float]:
+        """Search from ``obs`` and return the root's visit distribution: for each legal action,
+        in ``obs.legal_actions()`` order, the share of the search's iterations that went
+        through it (0.0 for an action never tried). The shares sum to 1; a forced move gets
+        1.0 without searching. The search is the one :meth:`act` runs with the same ``rng``.
+
+        Raises:
+            ValueError: the observer has no legal action (it is not their turn).
+        """
+        return self.act_and_policy(obs, rng)[1]
+
+    def act_and_policy(
+        self, obs: Observation[Any], rng: random.Random
+    ) -> tuple[Action, dict[Action, float]]:
+        """One search, both answers: ``(act(obs, rng), policy(obs, rng))`` for the cost of one
+        — what self-play records at every decision. The action, and what the search draws from
+        ``rng``, are exactly :meth:`act`'s: reporting the distribution changes no game.
+
+        >>> import random, tikigames
+        >>> from tikigames.bots import ISMCTSBot
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> while state.is_chance_node():
+        ...     state.apply_action(state.sample_chance(random.Random(0)))
+        >>> obs = state.observation(state.current_player())
+        >>> bot = ISMCTSBot(iterations=40)
+        >>> action, policy = bot.act_and_policy(obs, random.Random(5))
+        >>> action == bot.act(obs, random.Random(5)), list(policy) == obs.legal_actions()
+        (True, True)
+        >>> round(sum(policy.values()), 9)
+        1.0
+
+        Raises:
+            ValueError: the observer has no legal action (it is not their turn).
+        """
         legal = obs.legal_actions()
         if not legal:
             raise ValueError(f"{self!r} was asked to act when it has no legal action")
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], {legal[0]: 1.0}
         return self._search(obs, legal, rng, iterations(self.iterations, self.seconds))
 
     @abstractmethod
     def _search(
         self, obs: Observation[Any], legal: list[Action], rng: random.Random, budget: Iterator[int]
-    ) -> Action:
-        """Run one iteration per item of ``budget`` and return one of ``legal``."""
+    ) -> tuple[Action, dict[Action, float]]:
+        """Run one iteration per item of ``budget`` and return one of ``legal`` with the
+        root's visit distribution over ``legal`` (see :func:`visit_distribution`)."""
 
     def __repr__(self) -> str:
         budget = (
