@@ -34,6 +34,7 @@ INTERPRETED = {
     "arena.py",
     "bench.py",
     "cli.py",
+    "selfplay.py",
     "terminal.py",
     "bench_frameworks.py",
     "testing.py",

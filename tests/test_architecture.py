@@ -28,6 +28,7 @@ TOOLS = (
     "tikigames.arena",
     "tikigames.bench",
     "tikigames.cli",
+    "tikigames.selfplay",
     "tikigames.terminal",
     "tikigames.testing",
 )

@@ -35,6 +35,7 @@ from tikigames.core.game import Game
 from tikigames.core.options import OptionValue
 from tikigames.core.serialization import OBSERVATION_FORMAT
 from tikigames.core.state import State
+from tikigames.selfplay import selfplay
 from tikigames.terminal import COMMANDS, Abandoned, Table, Ticker, plain
 
 __all__ = ["main"]
@@ -318,6 +319,53 @@ def _arena(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return 0
 
 
+def _selfplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """``tikigames selfplay GAME --bot ismcts --games N --out DIR``: the search bot against
+    itself in every seat, each decision a record in DIR's Parquet shards."""
+    made = _make_bots([args.kind], args.bot or [])
+    seats = args.players
+    if seats is None:  # the game's own count, or the one ``-o players=N`` asks for
+        seats = tikigames.load(args.game).num_players
+        for pair in args.option or []:
+            key, _, value = pair.partition("=")
+            if key.strip() == "players" and value.strip().isdigit():
+                seats = int(value)
+    game = _load_for_players(args.game, seats, args.option or [])
+    if args.games < 1 or args.workers < 1 or args.shard_games < 1:
+        raise OptionError("--games, --workers and --shard-games must be at least 1")
+    bar = _ProgressBar(stderr, args.games, args.workers)
+
+    def progress(done: int, total: int) -> None:
+        bar.games = total  # on --resume, only the missing shards' games are played
+        bar(done, total)
+
+    try:
+        with contextlib.nullcontext() if args.quiet else bar:
+            run = selfplay(
+                game,
+                made[args.kind],  # type: ignore[arg-type]  # a search bot: it has act_and_policy
+                args.games,
+                args.seed,
+                args.out,
+                workers=args.workers,
+                backend=args.backend,
+                address=args.address,
+                resume=args.resume,
+                shard_games=args.shard_games,
+                progress=None if args.quiet else progress,
+            )
+    except (FileExistsError, ImportError, ValueError) as error:
+        raise OptionError(str(error)) from None
+    print(
+        f"{game.name}: {run.games} games, seed {run.seed}; {run.played} played now "
+        f"({run.games - run.played} found in shards), {run.decisions} decisions written, "
+        f"{len(run.shards)} shard(s) in {run.out}; {run.elapsed:.1f} s",
+        file=stdout,
+    )
+    print(f"{args.kind}: {made[args.kind]!r}", file=stdout)
+    return 0
+
+
 def _render(args: argparse.Namespace, stdout: TextIO) -> int:
     """``tikigames render FILE.json``: the picture of a saved state or observation."""
     try:
@@ -439,6 +487,35 @@ def build_parser() -> argparse.ArgumentParser:
                       help="a bot setting: " + ", ".join(BOT_SETTINGS))  # fmt: skip
     tour.add_argument("--json", action="store_true")
     tour.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    selfplay_ = commands.add_parser(
+        "selfplay",
+        help="a search bot against itself: its decisions as training data (Parquet)",
+        epilog="one record per decision: the observation tensor, the legal mask, the search's "
+        "visit distribution and the seat's final return (docs: Self-play data; needs "
+        "tikigames[data], and tikigames[ray] for --backend ray)",
+    )
+    selfplay_.add_argument("game", choices=tikigames.GAMES)
+    selfplay_.add_argument("--bot", dest="kind", choices=["ismcts", "mcts"], default="ismcts",
+                           help="the search bot in every seat (default: ismcts)")  # fmt: skip
+    selfplay_.add_argument("-b", dest="bot", action="append", metavar="KEY=VALUE",
+                           help="a bot setting: " + ", ".join(BOT_SETTINGS))  # fmt: skip
+    selfplay_.add_argument("--games", type=int, default=100, help="default: 100")
+    selfplay_.add_argument("--out", required=True, metavar="DIR", help="the shards' directory")
+    selfplay_.add_argument("--resume", action="store_true",
+                           help="keep DIR's shards, play only the missing ones' games")  # fmt: skip
+    selfplay_.add_argument("--players", type=int, default=None,
+                           help="seats (default: the game's)")  # fmt: skip
+    selfplay_.add_argument("--workers", type=int, default=1,
+                           help="worker processes, or a local Ray's CPUs (default: 1)")  # fmt: skip
+    selfplay_.add_argument("--backend", choices=["processes", "ray"], default="processes")
+    selfplay_.add_argument("--address", default=None,
+                           help="with --backend ray: the cluster (auto, HOST:PORT)")  # fmt: skip
+    selfplay_.add_argument("--seed", type=int, default=None,
+                           help="default: drawn (on --resume: the run's)")  # fmt: skip
+    selfplay_.add_argument("--shard-games", type=int, default=10,
+                           help="games per shard (default: 10)")  # fmt: skip
+    selfplay_.add_argument("-o", "--option", action="append", metavar="KEY=VALUE")
+    selfplay_.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     render = commands.add_parser("render", help="draw a saved state or observation as SVG")
     render.add_argument("file", help="a state's or an observation's JSON (to_json)")
     render.add_argument("--player", default=None,
@@ -467,6 +544,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
             return _arena(args, stdout, stderr)
         if args.command == "render":
             return _render(args, stdout)
+        if args.command == "selfplay":
+            return _selfplay(args, stdout, stderr)
         return _bench(args, stdout, stderr)
     except OptionError as error:
         print(f"tikigames: {error}", file=stderr)

@@ -188,7 +188,7 @@ def visit_distribution(legal: Sequence[Action], visits: Sequence[float]) -> dict
     if total <= 0:
         share = 1.0 / len(legal)
         return {action: share for action in legal}
-    return {action: count / total for action, count in zip(legal, visits)}
+    return {action: count / total for action, count in zip(legal, visits, strict=True)}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
