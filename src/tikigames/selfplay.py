@@ -110,6 +110,7 @@ def play_game(
 
     >>> import tikigames
     >>> from tikigames.bots import ISMCTSBot
+    >>> from tikigames.selfplay import play_game
     >>> game = tikigames.load("tiki_topple", rounds=1)
     >>> decisions = play_game(game, ISMCTSBot(iterations=10), seed=3)
     >>> final = tikigames.play(game, [ISMCTSBot(iterations=10)] * 2, seed=3)
@@ -206,6 +207,7 @@ def _table(game: Game[Any, Any, Any], decisions: Sequence[Decision], metadata: A
 def shard_name(first: int, last: int) -> str:
     """The file of the shard holding games ``first`` to ``last`` (both included).
 
+    >>> from tikigames.selfplay import shard_name
     >>> shard_name(10, 19)
     'games-000010-000019.parquet'
     """
@@ -504,6 +506,7 @@ def arrays(table: Any) -> dict[str, Any]:
 
     >>> import tempfile, tikigames
     >>> from tikigames.bots import ISMCTSBot
+    >>> from tikigames.selfplay import arrays, read, selfplay
     >>> game = tikigames.load("tiki_topple", rounds=1)
     >>> with tempfile.TemporaryDirectory() as out:
     ...     run = selfplay(game, ISMCTSBot(iterations=5), games=2, seed=1, out=out)
