@@ -145,8 +145,8 @@ def play_game(
 def _arrow() -> tuple[Any, Any]:
     """``pyarrow`` and ``pyarrow.parquet``, imported when first needed (they are optional)."""
     try:
-        import pyarrow  # type: ignore[import-untyped,unused-ignore]  # tikigames[data]
-        import pyarrow.parquet  # type: ignore[import-untyped,unused-ignore]
+        import pyarrow  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        import pyarrow.parquet  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         raise ImportError("self-play data is Parquet: pip install 'tikigames[data]'") from None
     return pyarrow, pyarrow.parquet
@@ -308,7 +308,7 @@ def _run_ray(
     address: str | None,
 ) -> Iterator[tuple[int, list[Decision]]]:
     try:
-        import ray  # optional: tikigames[ray]
+        import ray  # type: ignore[import-not-found,unused-ignore]  # optional: tikigames[ray]
     except ImportError:
         raise ImportError("backend='ray' needs Ray: pip install 'tikigames[ray]'") from None
     started = not ray.is_initialized()
