@@ -1,0 +1,1 @@
+"""Adapters: every game in the frameworks people train and search with (optional extras)."""
