@@ -172,10 +172,15 @@ def test_a_whole_game_pays_the_returns_and_every_agent_takes_its_dead_step() -> 
 def test_a_game_capped_by_max_turns_ends_terminated_not_truncated() -> None:
     aec = raw("tactiki", {"max_turns": 2})
     aec.reset(seed=3)
-    list(play(aec, random.Random(3), max_steps=4))  # two turns each, no dead step yet
+    rng = random.Random(3)
+    steps = 0
+    while not any(aec.terminations.values()):
+        aec.step(pick(aec.observe(aec.agent_selection), rng))
+        steps += 1
+    assert steps <= 40 and aec.game_state.is_terminal()  # the setup, then two turns
     assert all(aec.terminations.values()) and not any(aec.truncations.values())
-    assert aec.game_state.is_terminal()
-    assert [aec.rewards[agent] for agent in aec.possible_agents] == aec.game_state.returns()
+    returns = aec.game_state.returns()
+    assert [aec.rewards[agent] for agent in aec.possible_agents] == returns == [0.0, 0.0]
 
 
 def test_chance_is_drawn_from_the_generator_seeded_in_reset() -> None:
@@ -288,7 +293,7 @@ def test_the_options_reach_the_game() -> None:
         tpz.env("tiki_topple", players=9)
     with pytest.raises(tikigames.OptionError):
         tpz.env("no_such_game")
-    assert tpz.env("tactik", players=6).num_agents == 6
+    assert tpz.env("tactik", players=6).max_num_agents == 6
 
 
 def test_import_tikigames_imports_no_framework() -> None:

@@ -8,14 +8,14 @@ PettingZoo's ``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper`` and
 
 - Agents ``player_0`` … ``player_{n-1}``: seat ``i`` of the game is ``player_i``.
 - An observation is ``{"observation": obs.tensor() as float32, "action_mask":
-  obs.legal_actions_mask() as int8}`` of the agent's own :class:`~tikigames.core.observation.
-  Observation`: the tensor never carries what the agent cannot know, and the mask of an agent
-  not to move is all 0.
+  obs.legal_actions_mask() as int8}`` of the agent's own :class:`~tikigames.Observation`: the
+  tensor never carries what the agent cannot know, and the mask of an agent not to move is
+  all 0.
 - Chance is not an agent: after every step (and at ``reset``) the environment draws every
   chance outcome with ``state.sample_chance(rng)``, ``rng`` a :class:`random.Random` seeded by
   ``reset(seed=…)``, so the same seed and actions replay the same game.
-- Rewards are the game's returns, all at the end (0 before); a game cut short by its own
-  ``max_turns`` option ends as terminal (the game's returns decide it), never as truncated.
+- Rewards are the game's returns, all at the end (0 before). A game cut short by its own
+  ``max_turns`` option is a draw by its rules, so it ends as terminated, never as truncated.
 - ``render_mode="ansi"``: :meth:`TikiGamesEnv.render` returns ``str(obs)`` of the agent to act;
   ``"human"`` prints it after every reset and step.
 
@@ -68,7 +68,8 @@ def env(name: str, render_mode: str | None = None, **options: Any) -> Any:
     order (``step`` before ``reset``) raise. ``env(...).unwrapped`` is the
     :class:`TikiGamesEnv`.
 
-    >>> aec = env("tactiki", max_turns=40)
+    >>> from tikigames.adapters import pettingzoo
+    >>> aec = pettingzoo.env("tactiki", max_turns=40)
     >>> aec.reset(seed=1)
     >>> aec.agent_selection, aec.unwrapped.game.name
     ('player_0', 'tactiki')
