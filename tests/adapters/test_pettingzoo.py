@@ -132,6 +132,27 @@ def test_observations_are_the_tensor_and_the_mask(name: str, options: dict[str, 
 
 
 @pytest.mark.parametrize(("name", "options"), CASES)
+def test_tensors_keep_the_bounds_of_the_space_for_a_whole_game(
+    name: str, options: dict[str, Any]
+) -> None:
+    """The space promises [0, 1]: every seat's tensor at every 5th position of a whole random
+    game (checked through the core, the adapter's observation being the same values)."""
+    game = tikigames.load(name, **options)
+    rng = random.Random(17)
+    state = game.new_initial_state()
+    positions = 0
+    while True:
+        if positions % 5 == 0 or state.is_terminal():
+            for seat in range(game.num_players):
+                tensor = np.asarray(state.observation(seat).tensor(), np.float32)
+                assert tensor.min() >= 0.0 and tensor.max() <= 1.0, (seat, positions)
+        if state.is_terminal():
+            break
+        state.apply_unchecked(state.random_action(rng))
+        positions += 1
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
 def test_spaces(name: str, options: dict[str, Any]) -> None:
     aec = tpz.env(name, **options)
     game = aec.unwrapped.game
