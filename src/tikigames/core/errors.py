@@ -11,13 +11,21 @@ This module is in the core layer: it imports only from :mod:`tikigames.core`.
 from __future__ import annotations
 
 __all__ = [
+    "MAX_SHOWN",
     "ActionError",
     "IllegalActionError",
     "InvalidStateError",
     "OptionError",
     "TikiGamesError",
     "UndoError",
+    "shown",
 ]
+
+#: The most characters of a bad value an error message quotes.
+MAX_SHOWN = 60
+#: Ints with more bits are described, not written out (Python refuses to write an int of more
+#: than 4,300 digits, and a message must never fail or flood a log).
+_MAX_BITS = 128
 
 
 class TikiGamesError(Exception):
@@ -42,3 +50,28 @@ class InvalidStateError(TikiGamesError, ValueError):
 
 class UndoError(TikiGamesError, IndexError):
     """``undo_action`` on a state with an empty history."""
+
+
+def shown(value: object) -> str:
+    """A bad value as an error message quotes it: short, and never failing.
+
+    Strings are cut to :data:`MAX_SHOWN` characters, huge ints and containers are described
+    rather than written out, and an object of another type is named by its type (its own
+    ``repr`` could be anything).
+
+    >>> shown("x" * 100).endswith("'..."), shown(10**5000), shown([[[]]]), shown(2.5)
+    (True, 'an int of 16610 bits', 'a list of 1 item', '2.5')
+    """
+    if value is None or isinstance(value, (bool, float)):
+        return repr(value)
+    if isinstance(value, int):
+        number = int(value)
+        if number.bit_length() > _MAX_BITS:
+            return f"an int of {number.bit_length()} bits"
+        return repr(number)
+    if isinstance(value, str):
+        return repr(value) if len(value) <= MAX_SHOWN else repr(value[: MAX_SHOWN - 3]) + "..."
+    if isinstance(value, (list, tuple, dict, set, frozenset)):
+        count = len(value)
+        return f"a {type(value).__name__} of {count} item{'' if count == 1 else 's'}"
+    return f"a {type(value).__name__}"

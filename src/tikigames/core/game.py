@@ -27,6 +27,8 @@ This module is in the core layer: it imports only from :mod:`tikigames.core`.
 
 from __future__ import annotations
 
+import numbers
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -36,12 +38,13 @@ from typing_extensions import TypeVar
 
 from tikigames.core.action import Action, ActionTable
 from tikigames.core.encoding import TensorLayout
-from tikigames.core.errors import ActionError, InvalidStateError
+from tikigames.core.errors import ActionError, InvalidStateError, shown
 from tikigames.core.observation import Observation
 from tikigames.core.options import Option, OptionValue, resolve_options
 from tikigames.core.resample import ReplayResampler, Resampler
 from tikigames.core.serialization import (
     STATE_FORMAT,
+    check_depth,
     check_fields,
     check_game_and_options,
     expect_object,
@@ -213,13 +216,14 @@ class Game(ABC, Generic[S, Obs, R]):
         Raises:
             ActionError: not an int id of this game.
         """
-        if type(action_id) is not int and not isinstance(action_id, Action):
+        if isinstance(action_id, bool) or not isinstance(action_id, numbers.Integral):
             raise ActionError(f"an action id is an int, not {type(action_id).__name__}")
-        if not 0 <= action_id < len(self._table):
+        index = operator.index(action_id)  # numpy's integers too
+        if not 0 <= index < len(self._table):
             raise ActionError(
-                f"{self.name} has action ids 0..{len(self._table) - 1}, not {action_id}"
+                f"{self.name} has action ids 0..{len(self._table) - 1}, not {shown(index)}"
             )
-        entry: Action = self._table[action_id]
+        entry: Action = self._table[index]
         return entry
 
     def actions(self) -> tuple[Action, ...]:
@@ -289,11 +293,12 @@ class Game(ABC, Generic[S, Obs, R]):
                 a history longer than 100,000 actions, or an unparseable or illegal action
                 (named by its index).
         """
+        check_depth(data, "state data")
         obj = expect_object(data, "state data")
         check_fields(obj, "state data", _STATE_REQUIRED, _STATE_OPTIONAL)
         if obj["format"] != STATE_FORMAT:
             raise InvalidStateError(
-                f"'format' must be {STATE_FORMAT!r}, not {obj['format']!r}"[:200]
+                f"'format' must be {STATE_FORMAT!r}, not {shown(obj['format'])}"
             )
         check_game_and_options(self, obj)
         history = expect_str_list(obj["history"], "history")
@@ -327,7 +332,7 @@ class Game(ABC, Generic[S, Obs, R]):
         return hash(self._key)
 
     def __repr__(self) -> str:
-        options = ", ".join(f"{key}={value!r}" for key, value in self._options.items())
+        options = ", ".join(f"{key}={shown(value)}" for key, value in self._options.items())
         return f"tikigames.load({self.name!r}{', ' if options else ''}{options})"
 
     def __reduce__(self) -> tuple[Any, ...]:

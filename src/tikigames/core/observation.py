@@ -22,14 +22,16 @@ from typing import TYPE_CHECKING, Any, Generic
 from typing_extensions import Self, TypeVar
 
 from tikigames.core.action import Action
-from tikigames.core.errors import ActionError, InvalidStateError, TikiGamesError
+from tikigames.core.errors import ActionError, InvalidStateError, TikiGamesError, shown
 from tikigames.core.serialization import (
     OBSERVATION_FORMAT,
+    check_depth,
     check_fields,
     check_game_and_options,
     expect_int,
     expect_object,
     expect_str_list,
+    same_json,
 )
 from tikigames.core.svg import PictureOptions
 
@@ -173,6 +175,7 @@ class Observation(Generic[G]):
         Raises:
             InvalidStateError: malformed or inconsistent data.
         """
+        check_depth(data, "observation data")
         obj = expect_object(data, "observation data")
         expected_keys = frozenset(
             {"format", "game", "options", "player", "current_player", "history"}
@@ -181,7 +184,7 @@ class Observation(Generic[G]):
         check_fields(obj, "observation data", expected_keys, frozenset())
         if obj["format"] != OBSERVATION_FORMAT:
             raise InvalidStateError(
-                f"'format' must be {OBSERVATION_FORMAT!r}, not {obj['format']!r}"[:200]
+                f"'format' must be {OBSERVATION_FORMAT!r}, not {shown(obj['format'])}"
             )
         check_game_and_options(game, obj)
         player = expect_int(obj["player"], "player", 0, game.num_players - 1, allow_none=True)
@@ -217,7 +220,7 @@ class Observation(Generic[G]):
         real: Self = state.observation(player)
         expected = real.to_json()
         for key, value in expected.items():
-            if obj[key] != value:
+            if not same_json(obj[key], value):
                 raise InvalidStateError(f"observation field {key!r} is inconsistent with the rest")
         return real
 

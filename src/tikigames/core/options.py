@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tikigames.core.errors import OptionError
+from tikigames.core.errors import OptionError, shown
 
 __all__ = ["Option", "resolve_options"]
 
@@ -54,17 +54,22 @@ class Option:
         if type(value) is not self.kind:  # exact: a bool is not an int
             raise OptionError(
                 f"option {self.name!r} must be {self.kind.__name__}"
-                f"{' or None' if self.allow_none else ''}, not {type(value).__name__} {value!r}"
+                f"{' or None' if self.allow_none else ''},"
+                f" not {type(value).__name__} {shown(value)}"
             )
         assert isinstance(value, (int, str))
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise OptionError(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+            raise OptionError(f"option {self.name!r} must be one of {allowed}, not {shown(value)}")
         if isinstance(value, int) and not isinstance(value, bool):
             if self.minimum is not None and value < self.minimum:
-                raise OptionError(f"option {self.name!r} must be >= {self.minimum}, not {value}")
+                raise OptionError(
+                    f"option {self.name!r} must be >= {self.minimum}, not {shown(value)}"
+                )
             if self.maximum is not None and value > self.maximum:
-                raise OptionError(f"option {self.name!r} must be <= {self.maximum}, not {value}")
+                raise OptionError(
+                    f"option {self.name!r} must be <= {self.maximum}, not {shown(value)}"
+                )
         return value
 
     def parse(self, text: str) -> OptionValue:
@@ -118,7 +123,7 @@ def resolve_options(
     for name in given:
         if name not in known:
             allowed = ", ".join(sorted(known)) or "none"
-            raise OptionError(f"{game_name} has no option {name!r} (options: {allowed})")
+            raise OptionError(f"{game_name} has no option {shown(name)} (options: {allowed})")
     resolved: dict[str, OptionValue] = {}
     for spec in specs:
         if spec.name in given:

@@ -31,6 +31,7 @@ This module is in the core layer: it imports only from :mod:`tikigames.core`.
 
 from __future__ import annotations
 
+import numbers
 import operator
 from abc import ABC, abstractmethod
 from bisect import bisect_left
@@ -43,7 +44,7 @@ from typing_extensions import Self, TypeVar
 
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
-from tikigames.core.errors import ActionError, IllegalActionError, UndoError
+from tikigames.core.errors import ActionError, IllegalActionError, UndoError, shown
 from tikigames.core.svg import PictureOptions
 
 if TYPE_CHECKING:
@@ -322,7 +323,7 @@ class State(ABC, Generic[A, G, Obs]):
         if type(player) is not int or not 0 <= player < self._game.num_players:
             raise ValueError(
                 f"player must be an int in 0..{self._game.num_players - 1}"
-                f"{' or None' if allow_none else ''}, not {player!r}"
+                f"{' or None' if allow_none else ''}, not {shown(player)}"
             )
         return player
 
@@ -339,18 +340,18 @@ class State(ABC, Generic[A, G, Obs]):
             index = int(given)
         elif kind is int:
             index = cast(int, action)
-        elif isinstance(action, (bool, Action)) or not hasattr(kind, "__index__"):
-            # Other integer types (e.g. numpy's) are accepted by value; bools and other games'
-            # actions are not actions of this game.
+        elif isinstance(action, (bool, Action)) or not isinstance(action, numbers.Integral):
+            # Other integer types (numpy's integers) are accepted by value; bools, arrays and
+            # other games' actions are not actions of this game.
             raise ActionError(
                 f"an action of {self._game.name} is an int or a {self._action_type.__name__},"
-                f" not {kind.__name__} {action!r}"[:200]
+                f" not {kind.__name__} {shown(action)}"
             )
         else:
             index = operator.index(cast(SupportsIndex, action))
         if not 0 <= index < len(self._actions):
             raise ActionError(
-                f"{self._game.name} has action ids 0..{len(self._actions) - 1}, not {index}"
+                f"{self._game.name} has action ids 0..{len(self._actions) - 1}, not {shown(index)}"
             )
         entry = self._actions[index]
         if given is not None and entry is not given and entry.text != given.text:
