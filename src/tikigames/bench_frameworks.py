@@ -16,9 +16,11 @@ side with the frameworks' own games, in one run on one machine.
   OpenSpiel user writes: ``legal_actions()`` or ``chance_outcomes()``, one drawn at random,
   ``apply_action``. The figure is actions per second, chance outcomes included.
 
-Each figure is the median of ``rounds`` rounds of about ``seconds`` each. A benchmark, not a
-test: nothing here asserts a speed. PettingZoo, OpenSpiel and the adapters are imported only
-when measured; what is missing is left out, with a line saying what to install.
+Each figure is the median of ``rounds`` rounds of about ``seconds`` each, the rounds of a part
+interleaved (each round measures every environment in turn), so that a load that comes and goes
+on the machine weighs on all of them alike. A benchmark, not a test: nothing here asserts a
+speed. PettingZoo, OpenSpiel and the adapters are imported only when measured; what is missing
+is left out, with a line saying what to install.
 
 A tool, in the top layer: built on the library, it may import any of it.
 """
@@ -183,17 +185,38 @@ def _openspiel_steps(game: Any, seconds: float, rng: random.Random) -> tuple[flo
 _Loop = Callable[[Any, float, random.Random], tuple[float, float | None]]
 
 
+@dataclass(frozen=True)
+class _Target:
+    """One environment or game to measure, with its loop."""
+
+    framework: str
+    name: str
+    ours: bool
+    loop: _Loop
+    target: Any
+
+
 def _measure(
-    framework: str, name: str, ours: bool, loop: _Loop, target: Any, seconds: float,
-    rounds: int, seed: int,
-) -> FrameworkRate:  # fmt: skip
-    """``loop`` on ``target`` for ``rounds`` rounds, round ``r`` drawing from
-    ``random.Random(seed + r)``: the medians."""
-    measured = [loop(target, seconds, random.Random(seed + r)) for r in range(rounds)]
-    rates = [rate for rate, _ in measured]
-    lengths = [length for _, length in measured if length is not None]
-    length = statistics.median(lengths) if lengths else None
-    return FrameworkRate(framework, name, ours, statistics.median(rates), rates, length)
+    targets: Sequence[_Target], seconds: float, rounds: int, seed: int
+) -> list[FrameworkRate]:
+    """Every target's medians over ``rounds`` rounds. The rounds are interleaved (round ``r``
+    measures each target in turn, drawing from ``random.Random(seed + r)``), so that a load
+    that comes and goes on the machine weighs on all of them alike."""
+    measured: list[list[tuple[float, float | None]]] = [[] for _ in targets]
+    for r in range(rounds):
+        for index, target in enumerate(targets):
+            rng = random.Random(seed + r)
+            measured[index].append(target.loop(target.target, seconds, rng))
+    rates = []
+    for target, results in zip(targets, measured, strict=True):
+        samples = [rate for rate, _ in results]
+        lengths = [length for _, length in results if length is not None]
+        length = statistics.median(lengths) if lengths else None
+        median = statistics.median(samples)
+        rates.append(
+            FrameworkRate(target.framework, target.name, target.ours, median, samples, length)
+        )
+    return rates
 
 
 def _optional(module: str) -> Any:
@@ -247,22 +270,19 @@ def _pettingzoo_part(
     adapter = _optional(_PETTINGZOO_ADAPTER)
     if adapter is None:
         return [], ["pettingzoo (pip install 'tikigames[pettingzoo]')"]
-    say("PettingZoo: agent steps/s of last(), a random legal action from the mask and step()")
-    say(_line(None))
-    rates, missing = [], []
-    for name in names:
-        aec = adapter.env(name)
-        rate = _measure("pettingzoo", name, True, _pettingzoo_steps, aec, seconds, rounds, seed)
-        rates.append(rate)
-        say(_line(rate))
+    targets = [_Target("pettingzoo", name, True, _pettingzoo_steps, adapter.env(name))
+               for name in names]  # fmt: skip
+    missing = []
     for name, module_name in PETTINGZOO_GAMES.items():
         module = _optional(module_name)
         if module is None:
             missing.append(f"{name} (pip install 'pettingzoo[classic]')")
-            continue
-        aec = module.env()
-        rate = _measure("pettingzoo", name, False, _pettingzoo_steps, aec, seconds, rounds, seed)
-        rates.append(rate)
+        else:
+            targets.append(_Target("pettingzoo", name, False, _pettingzoo_steps, module.env()))
+    rates = _measure(targets, seconds, rounds, seed)
+    say("PettingZoo: agent steps/s of last(), a random legal action from the mask and step()")
+    say(_line(None))
+    for rate in rates:
         say(_line(rate))
     return rates, missing
 
@@ -273,9 +293,7 @@ def _openspiel_part(
     pyspiel = _optional("pyspiel")
     if pyspiel is None:
         return [], ["open_spiel (pip install 'tikigames[openspiel]')"]
-    say("OpenSpiel: actions/s of legal_actions() or chance_outcomes(), a random one, apply_action")
-    say(_line(None))
-    rates, missing = [], []
+    missing = []
     games: list[tuple[str, bool]] = []
     if _optional(_OPENSPIEL_ADAPTER) is None:  # importing it registers tikigames_<name>
         missing.append(f"tikigames_<name> ({_OPENSPIEL_ADAPTER} is not available)")
@@ -286,10 +304,14 @@ def _openspiel_part(
             missing.append(f"{name} ({module_name} is not installed)")
         else:
             games.append((name, False))
-    for name, ours in games:
-        game = pyspiel.load_game(name)
-        rate = _measure("openspiel", name, ours, _openspiel_steps, game, seconds, rounds, seed)
-        rates.append(rate)
+    targets = [
+        _Target("openspiel", name, ours, _openspiel_steps, pyspiel.load_game(name))
+        for name, ours in games
+    ]
+    rates = _measure(targets, seconds, rounds, seed)
+    say("OpenSpiel: actions/s of legal_actions() or chance_outcomes(), a random one, apply_action")
+    say(_line(None))
+    for rate in rates:
         say(_line(rate))
     return rates, missing
 
@@ -304,8 +326,10 @@ def bench_frameworks(
     """Measure the games ``names`` (default options) and the frameworks' own games through
     PettingZoo, then through OpenSpiel, as far as each is installed, and return the run.
 
-    ``progress`` gets the run's text a line at a time as it is measured (what ``tikigames
-    bench --frameworks`` prints): the machine, then each part's table, then what was left out.
+    ``progress`` gets the run's text a line at a time (what ``tikigames bench --frameworks``
+    prints): the machine, then each part's table once the part is measured (its rounds are
+    interleaved: each round measures every environment of the part in turn), then what was
+    left out.
 
     Raises:
         ValueError: ``seconds`` is not positive or ``rounds`` is below 1.
