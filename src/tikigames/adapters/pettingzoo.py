@@ -143,8 +143,8 @@ class TikiGamesEnv(AECEnv):  # type: ignore[misc]
 
     @property
     def game_state(self) -> State[Any, Any, Any]:
-        """A copy of the current tikigames state (everything, hidden parts included): for
-        logging or analysis; changing it does not change the environment."""
+        """A copy of the current tikigames state, hidden parts included, for logging or
+        analysis (changing the copy does not change the environment)."""
         return self._state.clone()
 
     # ----------------------------------------------------------------- the AEC API
