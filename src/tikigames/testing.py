@@ -148,17 +148,24 @@ def legal_actions_and_chance(game: AnyGame, picks: list[int], seed: int, steps: 
 
 
 def illegal_actions_change_nothing(game: AnyGame, picks: list[int], seed: int, steps: int) -> None:
-    """Illegal actions raise IllegalActionError, malformed ones ActionError, unparseable text
-    ActionError; the state is unchanged."""
+    """Illegal actions raise IllegalActionError, whose ``reason`` is ``illegal_reason`` (None
+    exactly for the legal ones); malformed ones ActionError, unparseable text ActionError; the
+    state is unchanged."""
     state = walk(game, picks, steps)[-1]
     before = _snapshot(state)
     legal = set(state.legal_actions())
     n = game.num_distinct_actions
     illegal = [a for a in range(n) if a not in legal]
     for action in random.Random(seed).sample(illegal, min(5, len(illegal))):
-        _raises(IllegalActionError, f"apply {action}", state.apply_action, action)
+        raised = _raises(IllegalActionError, f"apply {action}", state.apply_action, action)
+        reason = state.illegal_reason(action)
+        _check(isinstance(reason, str) and reason, f"illegal_reason({action}) is no text")
+        _check(getattr(raised, "reason", None) == reason, f"the error's reason for {action}")
+        _check(reason in str(raised), f"the message of {action} does not say why")
         text = str(game.action(action))
         _raises(IllegalActionError, f"parse {text!r}", state.parse_action, text)
+    for action in state.legal_actions()[:5]:
+        _check(state.illegal_reason(action) is None, f"illegal_reason of legal {action}")
     for bad in (-1, n, n + 7, "0", 1.0, None, True, [0]):
         raised = _raises(ActionError, f"apply {bad!r}", state.apply_action, bad)
         _check(not isinstance(raised, IllegalActionError), f"{bad!r} is not an action at all")

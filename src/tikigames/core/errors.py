@@ -41,7 +41,27 @@ class ActionError(TikiGamesError, ValueError):
 
 
 class IllegalActionError(ActionError):
-    """An action of the game that is not legal in the current state."""
+    """An action of the game that is not legal in the current state.
+
+    ``reason`` says why, in the game's words (what ``state.illegal_reason(action)`` returns);
+    the message is the action's text and the reason.
+
+    >>> error = IllegalActionError("'up3 lokahi': Lokahi is 2nd", reason="Lokahi is 2nd")
+    >>> error.reason
+    'Lokahi is 2nd'
+    """
+
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        #: Why the action is refused (the message itself when none was given).
+        self.reason: str = message if reason is None else reason
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_illegal_action_error, (str(self), self.reason))
+
+
+def _illegal_action_error(message: str, reason: str) -> IllegalActionError:
+    return IllegalActionError(message, reason=reason)
 
 
 class InvalidStateError(TikiGamesError, ValueError):

@@ -367,15 +367,44 @@ class State(ABC, Generic[A, G, Obs]):
         index = bisect_left(legal, action)
         return index < len(legal) and legal[index] is action
 
-    def _illegal(self, action: A) -> IllegalActionError:
+    def _refusal(self, action: A) -> str:
+        """The game's hook: why ``action`` (an action of the game, not legal now) is refused,
+        in the words of its rules. Only called on a refusal, never on the hot path. The default
+        names the cases every game shares."""
         player = self.current_player()
         if player == TERMINAL:
-            why = "the game is over"
-        elif player == CHANCE:
-            why = "a chance outcome is expected"
-        else:
-            why = f"not legal for player {player} now"
-        return IllegalActionError(f"{action.text!r}: {why}")
+            return "the game is over"
+        if player == CHANCE:
+            return "not a possible outcome of this chance node"
+        return f"not legal for player {player} now"
+
+    def _illegal(self, action: A) -> IllegalActionError:
+        why = self._refusal(action)
+        return IllegalActionError(f"{action.text!r}: {why}", reason=why)
+
+    @overload
+    def illegal_reason(self, action: A) -> str | None: ...
+    @overload
+    def illegal_reason(self, action: int) -> str | None: ...
+    def illegal_reason(self, action: object) -> str | None:
+        """Why ``action`` (an action of this game or its id) is refused now, in the game's
+        words — the rule that forbids it; ``None`` when it is legal. ``IllegalActionError``
+        carries the same text as its ``reason``.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> state.illegal_reason(state.legal_actions()[0]) is None
+        True
+        >>> state.illegal_reason(state.game.action_table.parse("secret 26"))
+        'not a possible outcome of this chance node'
+
+        Raises:
+            ActionError: not an action of this game (wrong type, id out of range).
+        """
+        entry = self._coerce(action)
+        if self._is_legal(entry):
+            return None
+        return self._refusal(entry)
 
     @overload
     def apply_action(self, action: A) -> None: ...
