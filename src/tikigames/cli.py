@@ -5,7 +5,7 @@ run a tournament of bots.
 
     tikigames list
     tikigames play tiki_topple --players human,ismcts --seed 7 -o rounds=2 -b iterations=2000
-    tikigames bench [GAME] [--seconds S] [--rounds R] [--compare] [--json]
+    tikigames bench [GAME] [--seconds S] [--rounds R] [--compare | --frameworks] [--json]
     tikigames arena tactiki --players ismcts,random --games 200 --workers 2 --seed 1 [--json]
     tikigames render saved.json [--player P] [-o OUT.svg] [--png]
 
@@ -27,7 +27,8 @@ from typing import Any, TextIO
 
 import tikigames
 from tikigames.arena import arena
-from tikigames.bench import FIGURES, bench
+from tikigames.bench import FIGURES, BenchRun, bench
+from tikigames.bench_frameworks import FrameworksRun, bench_frameworks
 from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot
 from tikigames.bots.search import GAME_CAP, RolloutCap
 from tikigames.core.errors import OptionError
@@ -213,8 +214,17 @@ def _bench(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             ticker.start = time.perf_counter()
             ticker.draw()
 
+    def say(line: str) -> None:
+        ticker.clear()
+        print(line, file=lines, flush=True)
+
+    run: BenchRun | FrameworksRun
     with ticker:
-        run = bench(names, args.seconds, args.rounds, compare=args.compare, progress=show)
+        if args.frameworks:  # each part prints its table whole, once measured
+            waiting[0] = "steps/s through the frameworks"
+            run = bench_frameworks(names, args.seconds, args.rounds, progress=say)
+        else:
+            run = bench(names, args.seconds, args.rounds, compare=args.compare, progress=show)
     if args.json:
         json.dump(run.to_json(), stdout, indent=2)
         stdout.write("\n")
@@ -421,6 +431,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also measure OpenSpiel's tic-tac-toe (Python and C++) and maedn, "
         "and python-chess's legal moves, where installed",
+    )
+    bench_.add_argument(
+        "--frameworks",
+        action="store_true",
+        help="instead, steps/s through PettingZoo and OpenSpiel, beside their own games",
     )
     bench_.add_argument(
         "--json",
