@@ -161,7 +161,7 @@ def illegal_actions_change_nothing(game: AnyGame, picks: list[int], seed: int, s
         reason = state.illegal_reason(action)
         _check(isinstance(reason, str) and reason, f"illegal_reason({action}) is no text")
         _check(getattr(raised, "reason", None) == reason, f"the error's reason for {action}")
-        _check(reason in str(raised), f"the message of {action} does not say why")
+        _check(str(reason) in str(raised), f"the message of {action} does not say why")
         text = str(game.action(action))
         _raises(IllegalActionError, f"parse {text!r}", state.parse_action, text)
     for action in state.legal_actions()[:5]:

@@ -90,7 +90,7 @@ class TensorLayout:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """The tensor's shape: ``(size,)``, the planes concatenated."""
+        """The tensor's shape, ``(size,)``: the planes concatenated."""
         return (self._size,)
 
     def offset(self, name: str) -> int:

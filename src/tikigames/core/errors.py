@@ -46,6 +46,7 @@ class IllegalActionError(ActionError):
     ``reason`` says why, in the game's words (what ``state.illegal_reason(action)`` returns);
     the message is the action's text and the reason.
 
+    >>> from tikigames.core.errors import IllegalActionError
     >>> error = IllegalActionError("'up3 lokahi': Lokahi is 2nd", reason="Lokahi is 2nd")
     >>> error.reason
     'Lokahi is 2nd'

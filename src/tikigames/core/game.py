@@ -84,7 +84,7 @@ class Game(ABC, Generic[S, Obs, R]):
     title: ClassVar[str]
     #: Every option, in the order ``options`` lists them.
     option_specs: ClassVar[tuple[Option, ...]] = ()
-    #: Called once with every option by name: the typed, frozen :attr:`rules`.
+    #: Called once with every option by name, it builds the typed, frozen :attr:`rules`.
     rules_class: ClassVar[Callable[..., Any]]
     #: The state class of the game.
     state_class: ClassVar[type[State[Any, Any, Any]]]
@@ -92,22 +92,23 @@ class Game(ABC, Generic[S, Obs, R]):
     observation_class: ClassVar[type[Observation[Any]]] = Observation
     #: The resampler class of the game (see :mod:`tikigames.core.resample`).
     resampler_class: ClassVar[type[Resampler[Any, Any, Any]]] = ReplayResampler
-    #: ``str(state)``: the whole position as text (a ``staticmethod`` of one state).
+    #: What ``str(state)`` shows, the whole position as text (a ``staticmethod`` of one state).
     render_state: ClassVar[staticmethod[[Any], str]]
-    #: ``str(obs)``: what the observer knows, as text (a ``staticmethod`` of one observation).
+    #: What ``str(obs)`` shows, what the observer knows as text (a ``staticmethod`` of one
+    #: observation).
     render_observation: ClassVar[staticmethod[[Any], str]]
-    #: ``state.svg()``: the whole position as a picture (a ``staticmethod`` of a state and
+    #: What ``state.svg()`` draws, the whole position (a ``staticmethod`` of a state and
     #: :class:`~tikigames.core.svg.PictureOptions`); by default the state's text, framed.
     svg_state: ClassVar[staticmethod[[Any, PictureOptions], str]] = staticmethod(
         lambda state, options: text_picture(str(state), options, type(state.game).title)
     )
-    #: ``obs.svg()``: what the observer knows as a picture, drawn from the observation alone;
+    #: What ``obs.svg()`` draws, what the observer knows, from the observation alone;
     #: by default the observation's text, framed.
     svg_observation: ClassVar[staticmethod[[Any, PictureOptions], str]] = staticmethod(
         lambda obs, options: text_picture(str(obs), options, type(obs.game).title)
     )
     #: The rollout length, in actions, that search bots use by default (``max_rollout="game"``
-    #: in :mod:`tikigames.bots`): long enough to finish most short games from where a search
+    #: in :mod:`tikigames.bots`), long enough to finish most short games from where a search
     #: starts; a game with long random playouts and a useful :meth:`State.evaluate
     #: <tikigames.core.state.State.evaluate>` sets it short, and its guess scores the rest.
     rollout_cap: ClassVar[int | None] = 200
@@ -116,7 +117,8 @@ class Game(ABC, Generic[S, Obs, R]):
     tensor_layout: ClassVar[staticmethod[[Any], TensorLayout]] = staticmethod(
         lambda rules: _no_encoding(rules)
     )
-    #: ``obs.tensor()``: the observation encoded in :meth:`observation_tensor_layout`, flat,
+    #: What ``obs.tensor()`` returns, the observation encoded in
+    #: :meth:`observation_tensor_layout`, flat,
     #: computed from the observation alone (a ``staticmethod`` of one observation).
     encode_observation: ClassVar[staticmethod[[Any], list[float]]] = staticmethod(
         lambda obs: _no_encoding(obs.game.rules)
@@ -149,8 +151,8 @@ class Game(ABC, Generic[S, Obs, R]):
 
     @property
     def num_players(self) -> int:
-        """The number of seats: the ``players`` option where the game has one (a game with a
-        fixed number of seats overrides this)."""
+        """How many seats the game has, which is the ``players`` option where the game has one
+        (a game with a fixed number of seats overrides this)."""
         players = self._options["players"]
         assert isinstance(players, int)
         return players
@@ -181,7 +183,7 @@ class Game(ABC, Generic[S, Obs, R]):
 
     @property
     def num_distinct_actions(self) -> int:
-        """The size of the action table: every action id is in ``range(num_distinct_actions)``."""
+        """The size of the action table (every action id is in ``range(num_distinct_actions)``)."""
         return len(self._table)
 
     def observation_tensor_layout(self) -> TensorLayout:

@@ -61,21 +61,18 @@ class Observation(Generic[G]):
     >>> obs = state.observation(1)
     >>> obs.history[0].startswith("line "), obs == state.clone().observation(1)
     (True, True)
-
-    Attributes:
-        game: the game, for its rules (e.g. ``obs.game.resample(obs, rng)``).
-        player: the observer's seat, or ``None``.
-        current_player: whose turn it is (or ``CHANCE`` / ``TERMINAL``), which is public.
-        history: each action's text as ``player`` saw it when it was applied; hidden parts are
-            ``?``.
-        legal: the observer's legal actions when it is their turn, else ``()`` (the same as
-            :meth:`legal_actions`, which returns a list to keep).
     """
 
+    #: The game, for its rules (e.g. ``obs.game.resample(obs, rng)``).
     game: G
+    #: The observer's seat, or ``None`` for a spectator.
     player: int | None
+    #: Whose turn it is (or ``CHANCE`` / ``TERMINAL``), which is public.
     current_player: int
+    #: Each action's text as ``player`` saw it when it was applied; hidden parts are ``?``.
     history: tuple[str, ...]
+    #: The observer's legal actions when it is their turn, else ``()`` (the same as
+    #: :meth:`legal_actions`, which returns a list to keep).
     legal: tuple[Action, ...] = field(default=(), compare=False)
 
     # ----------------------------------------------------------------- the game's hook

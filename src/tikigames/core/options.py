@@ -23,26 +23,27 @@ DefaultFn = Callable[[Mapping[str, OptionValue]], OptionValue]
 
 @dataclass(frozen=True)
 class Option:
-    """One option of a game.
+    """One option of a game: its name, type, default, bounds and one line of documentation.
 
-    Attributes:
-        name: the keyword accepted by ``load``.
-        kind: ``int``, ``bool`` or ``str``.
-        default: the value when the option is not given, or a function of the options declared
-            before it.
-        doc: one line for the docs and ``tikigames list``.
-        minimum, maximum: inclusive bounds for ``int`` options.
-        choices: the allowed values, when they are a short list.
-        allow_none: whether ``None`` is a value (e.g. "no limit").
+    >>> Option("rounds", int, 4, "rounds to play", minimum=1).validate(3)
+    3
     """
 
+    #: The keyword accepted by ``load``.
     name: str
+    #: ``int``, ``bool`` or ``str``.
     kind: type
+    #: The value when the option is not given, or a function of the options declared before it.
     default: OptionValue | DefaultFn
+    #: One line for the docs and ``tikigames list``.
     doc: str
+    #: The inclusive lower bound of an ``int`` option.
     minimum: int | None = None
+    #: The inclusive upper bound of an ``int`` option.
     maximum: int | None = None
+    #: The allowed values, when they are a short list.
     choices: tuple[OptionValue, ...] | None = None
+    #: Whether ``None`` is a value (e.g. "no limit").
     allow_none: bool = False
 
     def validate(self, value: object) -> OptionValue:
