@@ -20,7 +20,7 @@ import tikigames
 from tikigames import IllegalActionError
 from tikigames.tactik import TacTikState
 from tikigames.tactik.data import CARD_INDEX
-from tikigames.tactik.refusals import FALLBACK
+from tikigames.tactik.refusals import FALLBACK, rule_against
 
 Table = Any  # the conftest's driver
 Factory = Callable[..., Table]
@@ -582,16 +582,16 @@ def test_nothing_after_a_win(players: int, won: str) -> None:
 # ----------------------------------------------------------------------------- the property
 
 
-@pytest.mark.parametrize(
-    "options",
-    [
-        {},
-        {"players": 2},
-        {"players": 6},
-        {"discard": "stuck"},
-        {"with_13": True, "jokers": 4, "seven_captures_passed": False},
-    ],
-)
+OPTIONS = [
+    {},
+    {"players": 2},
+    {"players": 6},
+    {"discard": "stuck"},
+    {"with_13": True, "jokers": 4, "seven_captures_passed": False},
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS)
 def test_every_refusal_in_random_play_names_its_rule(options: dict[str, Any]) -> None:
     """In random games, every illegal action tried — mostly ones using a card the player holds,
     so that the card's own rules are reached — gets a specific reason (never the fallback),
@@ -631,3 +631,31 @@ def test_every_refusal_in_random_play_names_its_rule(options: dict[str, Any]) ->
                 state.sample_chance(rng) if state.is_chance_node() else rng.choice(legal)
             )
     assert len(reasons) >= 8  # the walk met many rules, not one
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_the_rules_against_are_the_rules(options: dict[str, Any]) -> None:
+    """``rule_against`` states the rules apart from the move generator: over the whole action
+    table of positions met in random games, it finds no rule against exactly the legal actions
+    — so a reason is never given for a legal action, nor the fallback for an illegal one."""
+    game = tikigames.load("tactik", max_turns=None, **options)
+    table = [game.action(a) for a in range(game.num_distinct_actions)]
+    rng = random.Random(5)
+    state: TacTikState = game.new_initial_state()
+    checked = sevens = 0
+    while checked < 40:
+        legal = state.legal_actions()
+        pick = rng.random() < 0.04 or state.is_terminal()
+        if state.seven_left() and sevens < 8:
+            pick, sevens = True, sevens + 1
+        if pick:
+            free = {int(a) for a in table if rule_against(state, a) is None}
+            assert free == {int(a) for a in legal}, state.history()
+            checked += 1
+        if state.is_terminal():
+            state = game.new_initial_state()
+            continue
+        state.apply_action(
+            state.sample_chance(rng) if state.is_chance_node() else rng.choice(legal)
+        )
+    assert sevens == 8

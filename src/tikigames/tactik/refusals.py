@@ -8,6 +8,9 @@ accessors ("Reading the position" on the docs page) and the path rule's pure fun
 them — the phase (dealing, exchange, play, over), a seven under way, the option ``discard``,
 the card in hand, the pawn named and its colour, then the card's own rule (a start's reserve
 and pieu, the path rule, ``-4``'s pieux, the seven's steps, the swap's pawns and its notation).
+Those checks are :func:`rule_against`, a statement of the rules apart from the move generator:
+it finds no rule against exactly the legal actions (the tests hold it to that, over whole
+action tables), so a reason never names a rule that does not apply.
 
 >>> import tikigames
 >>> state = tikigames.load("tactik").new_initial_state()
@@ -44,7 +47,7 @@ from tikigames.tactik.paths import forward_dest, seven_after, seven_feasible
 if TYPE_CHECKING:
     from tikigames.tactik.state import TacTikState
 
-__all__ = ["FALLBACK", "refusal"]
+__all__ = ["FALLBACK", "refusal", "rule_against"]
 
 #: The reason given when no specific rule matches. The tests prove that random play never
 #: reaches it: every refusal names its rule.
@@ -52,11 +55,22 @@ FALLBACK: Final = "not a legal play in this position"
 
 
 def refusal(state: TacTikState, action: TacTikAction) -> str:
-    """Why ``action`` (an action of the game, not legal in ``state``) is refused, naming the
-    rule, the player, the card, the pawn and the squares concerned.
+    """Why ``action`` (an action of the game, not legal in ``state``) is refused: the rule
+    that forbids it, naming the player, the card, the pawn and the squares concerned."""
+    why = rule_against(state, action)
+    return FALLBACK if why is None else why
 
-    Raises nothing for an action that is in fact legal, but its answer is then meaningless:
-    ``state.illegal_reason`` calls it only on a refusal.
+
+def rule_against(state: TacTikState, action: TacTikAction) -> str | None:
+    """The rule that forbids ``action`` in ``state``, or ``None`` when none does: the action
+    is legal (the tests hold it to that, both ways). Each check is the rule itself, read
+    through the public accessors, not the legal list — but for ``discard all`` with option
+    ``discard="stuck"``, whose rule is that no other play is legal.
+
+    >>> import tikigames
+    >>> state = tikigames.load("tactik").new_initial_state()
+    >>> rule_against(state, state.legal_actions()[0]) is None
+    True
     """
     phase = state.phase()
     if phase == "over":
@@ -153,7 +167,7 @@ def _over(state: TacTikState) -> str:
     return f"the game is over: players {' and '.join(map(str, winners))} have won"
 
 
-def _dealing(state: TacTikState, action: TacTikAction) -> str:
+def _dealing(state: TacTikState, action: TacTikAction) -> str | None:
     rules: TacTikRules = state.game.rules
     if action.kind == DEAL:
         card = action.card
@@ -161,14 +175,18 @@ def _dealing(state: TacTikState, action: TacTikAction) -> str:
             if card == C13:
                 return "the deck in use has no 13 (option with_13 is off)"
             return "the deck in use has no Jokers (option jokers is 0)"
+        if state.talon()[card]:
+            return None
         return f"no {_card(card)} is left in the talon"
     served = (state.dealer() + 1 + state.dealt()) % rules.players
     return f"the cards are being dealt: the next event is a card dealt to player {served} (deal …)"
 
 
-def _exchange(state: TacTikState, action: TacTikAction) -> str:
+def _exchange(state: TacTikState, action: TacTikAction) -> str | None:
     player = state.current_player()
     if action.kind == GIVE:
+        if CARD_NAMES[action.card] in state.hand(player):
+            return None
         return f"player {player} holds no {_card(action.card)} to give their partner"
     if action.kind == DEAL:
         return (
@@ -181,7 +199,7 @@ def _exchange(state: TacTikState, action: TacTikAction) -> str:
     )
 
 
-def _play(state: TacTikState, action: TacTikAction) -> str:
+def _play(state: TacTikState, action: TacTikAction) -> str | None:
     rules: TacTikRules = state.game.rules
     player = state.current_player()
     kind = action.kind
@@ -199,6 +217,8 @@ def _play(state: TacTikState, action: TacTikAction) -> str:
                 'the whole hand is discarded only with option discard="stuck"; with '
                 'discard="any" one chosen card is (discard …)'
             )
+        if all(other.kind == DISCARD_ALL for other in state.legal_actions()):
+            return None
         return (
             "the whole hand may be discarded only when no card in it can be resolved: "
             f"{state.legal_actions()[0]} can be played"
@@ -212,6 +232,8 @@ def _play(state: TacTikState, action: TacTikAction) -> str:
         verb = "discard" if kind == DISCARD else "play"
         return f"a card is played from the hand: player {player} holds no {_card(card)} to {verb}"
     if kind == DISCARD:
+        if rules.discard_any:
+            return None
         return (
             'with option discard="stuck" a single card is never discarded: the whole hand is '
             "(discard all), and only when no card in it can be resolved"
@@ -235,7 +257,7 @@ def _play(state: TacTikState, action: TacTikAction) -> str:
         return why
     if kind == SEVEN:
         return _rest_of_seven(state, rules, colour, x, action.steps, 7)
-    return FALLBACK
+    return None
 
 
 # ----------------------------------------------------------------------------- the cards
@@ -257,7 +279,7 @@ def _pawn(state: TacTikState, rules: TacTikRules, x: int, acting: tuple[int, ...
 
 def _start(
     state: TacTikState, rules: TacTikRules, action: TacTikAction, acting: tuple[int, ...]
-) -> str:
+) -> str | None:
     colour = action.square
     name = _colour(rules, colour)
     if colour not in acting:
@@ -272,7 +294,7 @@ def _start(
             "a start is illegal while a pieu stands on the start square: "
             f"{name}'s pieu is on t{colour << 4}"
         )
-    return FALLBACK
+    return None
 
 
 def _path(state: TacTikState, rules: TacTikRules, colour: int, x: int, n: int) -> str | None:
@@ -318,7 +340,7 @@ def _path(state: TacTikState, rules: TacTikRules, colour: int, x: int, n: int) -
     return None
 
 
-def _back(state: TacTikState, rules: TacTikRules, x: int) -> str:
+def _back(state: TacTikState, rules: TacTikRules, x: int) -> str | None:
     r = x & 15
     k = x >> 4
     if 1 <= r <= 4 and k in state.pieux():
@@ -326,12 +348,12 @@ def _back(state: TacTikState, rules: TacTikRules, x: int) -> str:
         if r == 4:
             return f"-4 cannot land on a pieu: {_square(rules, x)} − 4 is {pieu}"
         return f"-4 may pass ordinary pawns, not pieux: {_square(rules, x)} − 4 would pass {pieu}"
-    return FALLBACK
+    return None
 
 
 def _rest_of_seven(
     state: TacTikState, rules: TacTikRules, colour: int, x: int, n: int, left: int
-) -> str:
+) -> str | None:
     """Why a sub-move of ``n`` steps with ``left`` steps of the seven left is refused, once the
     path rule allows it: the rest could not be used."""
     track, colours = rules.track, rules.colours
@@ -339,17 +361,17 @@ def _rest_of_seven(
     pawns = _own_pawns(state, rules, colour)
     y = forward_dest(track, colours, x, n, colour, pieux, _home(state, colour))
     if y < 0:
-        return FALLBACK
+        return None
     after, after_pieux = seven_after(track, colour, pawns, x, y, n, pieux, rules.passed)
     if seven_feasible(track, colours, colour, after, after_pieux, left - n, rules.passed, {}):
-        return FALLBACK
+        return None
     return (
         f"all 7 steps of a seven must be used: after {_square(rules, x)} + {n} the "
         f"remaining {_steps(left - n)} could not be"
     )
 
 
-def _seven_under_way(state: TacTikState, rules: TacTikRules, action: TacTikAction) -> str:
+def _seven_under_way(state: TacTikState, rules: TacTikRules, action: TacTikAction) -> str | None:
     left = state.seven_left()
     kind = action.kind
     if kind in (DISCARD, DISCARD_ALL):
@@ -383,7 +405,7 @@ def _seven_under_way(state: TacTikState, rules: TacTikRules, action: TacTikActio
 
 def _swap(
     state: TacTikState, rules: TacTikRules, action: TacTikAction, acting: tuple[int, ...]
-) -> str:
+) -> str | None:
     a, b = action.square, action.other
     on = state.track()
     for x in (a, b):
@@ -418,4 +440,4 @@ def _swap(
         else:
             both = f"the pawns are player {state.current_player()}'s two colours"
         return f"when {both}, the swap is written with the lower square first: {swapped}"
-    return FALLBACK
+    return None
