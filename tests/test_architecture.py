@@ -27,6 +27,7 @@ TOOLS = (
     "tikigames",
     "tikigames.arena",
     "tikigames.bench",
+    "tikigames.bench_frameworks",
     "tikigames.cli",
     "tikigames.terminal",
     "tikigames.testing",
