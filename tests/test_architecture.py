@@ -28,6 +28,8 @@ TOOLS = (
     "tikigames.arena",
     "tikigames.bench",
     "tikigames.cli",
+    "tikigames.ratings",
+    "tikigames.records",
     "tikigames.terminal",
     "tikigames.testing",
 )
