@@ -432,8 +432,8 @@ class ArenaResult:
                 lines.append("     (too few games to rate every bot)")
             for pair in self.pairings:
                 lines.append(
-                    f"  {pair.a} – {pair.b}: {pair.a_wins} wins, {pair.draws} draws,"
-                    f" {pair.b_wins} losses of {pair.games}"
+                    f"  {pair.a} vs {pair.b}: {pair.a_wins} won, {pair.draws} drawn,"
+                    f" {pair.b_wins} lost of {pair.games}"
                 )
         for error in self.errors:
             lines.append(f"error in game {error.index} (seed {error.seed}): {error.error}")
