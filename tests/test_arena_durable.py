@@ -25,7 +25,8 @@ from tikigames.core.action import Action
 from tikigames.core.observation import Observation
 from tikigames.records import RecordFile
 
-SRC = Path(__file__).resolve().parent.parent / "src"
+#: Where the tikigames under test lives (the source or an installed wheel), for a subprocess.
+PACKAGE_ROOT = Path(tikigames.__file__).resolve().parent.parent
 GAME = tikigames.load("tiki_topple", players=2)
 
 
@@ -118,7 +119,7 @@ def arena_command(out: Path, *more: str) -> list[str]:
 
 def test_a_run_killed_with_sigkill_resumes_to_the_same_table(tmp_path: Path) -> None:
     out = tmp_path / "killed.jsonl"
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    env = {**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)}
     run = subprocess.Popen(
         arena_command(out), env=env, stdout=subprocess.DEVNULL, start_new_session=True
     )

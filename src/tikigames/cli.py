@@ -348,8 +348,8 @@ def _arena(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 out=args.out,
                 resume=args.resume,
             )
-        except (FileExistsError, ValueError, ImportError) as error:  # --out, or Ray missing
-            raise OptionError(str(error)) from None
+        except (FileExistsError, ValueError, ImportError, ConnectionError) as error:
+            raise OptionError(str(error)) from None  # --out's, or Ray missing or unreachable
     if args.json:
         data = result.to_json()
         data["settings"] = {kind: repr(bot) for kind, bot in made.items()}
