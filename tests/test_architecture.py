@@ -29,6 +29,8 @@ TOOLS = (
     "tikigames.bench",
     "tikigames.bench_frameworks",
     "tikigames.cli",
+    "tikigames.ratings",
+    "tikigames.records",
     "tikigames.terminal",
     "tikigames.testing",
 )
