@@ -34,6 +34,8 @@ INTERPRETED = {
     "arena.py",
     "bench.py",
     "cli.py",
+    "ratings.py",
+    "records.py",
     "selfplay.py",
     "terminal.py",
     "bench_frameworks.py",

@@ -27,7 +27,6 @@ def test_the_compiled_flag_tells_the_build() -> None:
         assert tikigames.compiled == (expected == "1")
 
 
-
 def test_the_version_is_the_same_in_the_package_and_its_metadata() -> None:
     # The metadata comes from pyproject.toml: a release bumps both (docs/releasing.rst).
     assert importlib.metadata.version("tikigames") == tikigames.__version__

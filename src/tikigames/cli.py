@@ -5,8 +5,9 @@ run a tournament of bots.
 
     tikigames list
     tikigames play tiki_topple --players human,ismcts --seed 7 -o rounds=2 -b iterations=2000
-    tikigames bench [GAME] [--seconds S] [--rounds R] [--compare] [--json]
+    tikigames bench [GAME] [--seconds S] [--rounds R] [--compare | --frameworks] [--json]
     tikigames arena tactiki --players ismcts,random --games 200 --workers 2 --seed 1 [--json]
+    tikigames arena tiki_topple --players ismcts,mcts,random --round-robin --out rr.jsonl --resume
     tikigames render saved.json [--player P] [-o OUT.svg] [--png]
 
 A tool, in the top layer: built on the library, it may import any of it.
@@ -26,8 +27,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import tikigames
-from tikigames.arena import arena
-from tikigames.bench import FIGURES, bench
+from tikigames.arena import ArenaResult, arena, round_robin
+from tikigames.bench import FIGURES, BenchRun, bench
+from tikigames.bench_frameworks import FrameworksRun, bench_frameworks
 from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot
 from tikigames.bots.search import GAME_CAP, RolloutCap
 from tikigames.core.errors import OptionError
@@ -35,6 +37,7 @@ from tikigames.core.game import Game
 from tikigames.core.options import OptionValue
 from tikigames.core.serialization import OBSERVATION_FORMAT
 from tikigames.core.state import State
+from tikigames.records import RecordFile
 from tikigames.selfplay import selfplay
 from tikigames.terminal import COMMANDS, Abandoned, Table, Ticker, plain
 
@@ -214,8 +217,17 @@ def _bench(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             ticker.start = time.perf_counter()
             ticker.draw()
 
+    def say(line: str) -> None:
+        ticker.clear()
+        print(line, file=lines, flush=True)
+
+    run: BenchRun | FrameworksRun
     with ticker:
-        run = bench(names, args.seconds, args.rounds, compare=args.compare, progress=show)
+        if args.frameworks:  # each part prints its table whole, once measured
+            waiting[0] = "steps/s through the frameworks"
+            run = bench_frameworks(names, args.seconds, args.rounds, progress=say)
+        else:
+            run = bench(names, args.seconds, args.rounds, compare=args.compare, progress=show)
     if args.json:
         json.dump(run.to_json(), stdout, indent=2)
         stdout.write("\n")
@@ -248,23 +260,27 @@ class _ProgressBar:
     terminal it is one line redrawn in place every second (also while the first games are
     played); elsewhere a line per finished game."""
 
-    def __init__(self, stream: TextIO, games: int, workers: int, width: int = 30) -> None:
+    def __init__(self, stream: TextIO, games: int, workers: int | None, width: int = 30) -> None:
         self.stream = stream
         self.games = games
-        self.workers = min(workers, games)
+        self.workers = None if workers is None else min(workers, games)
         self.width = width
         self.done = 0
+        self.resumed: int | None = None  # games read back from --out, known at the first call
         isatty = getattr(stream, "isatty", None)
         self.ticker = Ticker(stream, self.line, bool(isatty and isatty()), every=1.0)
 
     def line(self, elapsed: float) -> str:
         done, total = self.done, self.games
-        playing = min(self.workers, total - done)  # a worker starts the next game at once
+        workers = total if self.workers is None else self.workers  # None: the cluster's
+        playing = min(workers, total - done)  # a worker starts the next game at once
         filled = self.width * done // total
-        left = f"~{_minutes(elapsed / done * (total - done))} left" if done else "ETA after a game"
+        now = done - (self.resumed or 0)  # the games of this run, for the time left
+        left = f"~{_minutes(elapsed / now * (total - done))} left" if now else "ETA after a game"
         return (
             f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games, "
-            f"{playing} playing, {_minutes(elapsed)} elapsed, {left}"
+            + (f"{playing} playing, " if self.workers is not None else "")
+            + f"{_minutes(elapsed)} elapsed, {left}"
         )
 
     def __enter__(self) -> _ProgressBar:
@@ -281,11 +297,27 @@ class _ProgressBar:
             self.stream.flush()
 
     def __call__(self, done: int, total: int) -> None:
+        if self.resumed is None:  # the first call follows this run's first game
+            self.resumed = done - 1
         self.done = done
+        self.games = total
         if self.ticker.live:
             self.ticker.draw()
         else:
             print(self.line(self.ticker.elapsed), file=self.stream, flush=True)
+
+
+def _round_robin_seats(name: str, pairs: Sequence[str]) -> int:
+    """A round robin's seats: ``-o players=N`` if given, else 2 (the pairs play head to head)
+    where the game has a ``players`` option, else the game's own number."""
+    game = tikigames.load(name)
+    if "players" not in {spec.name for spec in game.option_specs}:
+        return game.num_players
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key.strip() == "players" and value.strip().isdigit():
+            return int(value)
+    return 2
 
 
 def _arena(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -293,20 +325,42 @@ def _arena(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if "human" in kinds:
         raise OptionError("the arena plays bots only; use " + ", ".join(BOTS))
     made = _make_bots(kinds, args.bot or [])
-    game = _load_for_players(args.game, len(kinds), args.option or [])
-    if args.games < 1 or args.workers < 1:
+    if args.round_robin:
+        if len(kinds) < 2 or len(set(kinds)) != len(kinds):
+            raise OptionError("--round-robin takes two or more distinct --players")
+        seats = _round_robin_seats(args.game, args.option or [])
+    else:
+        seats = len(kinds)
+    game = _load_for_players(args.game, seats, args.option or [])
+    workers = args.workers if args.workers is not None or args.backend == "ray" else 1
+    if args.games < 1 or (workers is not None and workers < 1):
         raise OptionError("--games and --workers must be at least 1")
-    bar = _ProgressBar(stderr, args.games, args.workers)
+    if args.resume and not args.out:
+        raise OptionError("--resume continues the tournament of an --out file: give --out")
+    if args.address and args.backend != "ray":
+        raise OptionError("--address is the Ray cluster's: give --backend ray")
+    if args.out and not args.resume and RecordFile.read_header(args.out) is not None:
+        raise OptionError(f"{args.out} holds a tournament: --resume it, or choose another file")
+    pairings = len(kinds) * (len(kinds) - 1) // 2 if args.round_robin else 1
+    bar = _ProgressBar(stderr, args.games * pairings, workers)
+    play = round_robin if args.round_robin else arena
     with contextlib.nullcontext() if args.quiet else bar:
-        result = arena(
-            game,
-            [made[kind] for kind in kinds],
-            games=args.games,
-            workers=args.workers,
-            seed=args.seed,
-            labels=kinds,
-            progress=None if args.quiet else bar,
-        )
+        try:
+            result: ArenaResult = play(
+                game,
+                [made[kind] for kind in kinds],
+                games=args.games,
+                workers=workers,
+                seed=args.seed,
+                labels=kinds,
+                progress=None if args.quiet else bar,
+                backend=args.backend,
+                address=args.address,
+                out=args.out,
+                resume=args.resume,
+            )
+        except (FileExistsError, ValueError, ImportError, ConnectionError) as error:
+            raise OptionError(str(error)) from None  # --out's, or Ray missing or unreachable
     if args.json:
         data = result.to_json()
         data["settings"] = {kind: repr(bot) for kind, bot in made.items()}
@@ -316,7 +370,13 @@ def _arena(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         print(result.table(), file=stdout)
         for kind, bot in made.items():
             print(f"{kind}: {bot!r}", file=stdout)
-    return 0
+    for failed in result.errors:
+        print(
+            f"tikigames: game {failed.index} (seed {failed.seed}, seats"
+            f" {', '.join(failed.labels)}) failed: {failed.error}",
+            file=stderr,
+        )
+    return 1 if result.errors else 0
 
 
 def _selfplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -471,16 +531,40 @@ def build_parser() -> argparse.ArgumentParser:
         "and python-chess's legal moves, where installed",
     )
     bench_.add_argument(
+        "--frameworks",
+        action="store_true",
+        help="instead, steps/s through PettingZoo and OpenSpiel, beside their own games",
+    )
+    bench_.add_argument(
         "--json",
         action="store_true",
         help="print the results as JSON (the progress goes to stderr)",
     )
-    tour = commands.add_parser("arena", help="a tournament of bots, in parallel processes")
+    tour = commands.add_parser(
+        "arena",
+        help="a tournament of bots, in parallel processes or on a Ray cluster",
+        epilog="exit status: 0, or 1 if some games failed (each is reported with its index and"
+        " seed, and the tournament goes on), 2 for a usage error",
+    )
     tour.add_argument("game", choices=tikigames.GAMES)
     tour.add_argument("--players", default="ismcts,random",
-                      help="comma-separated bots, one per seat: " + ", ".join(BOTS))  # fmt: skip
-    tour.add_argument("--games", type=int, default=100, help="default: 100")
-    tour.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+                      help="comma-separated bots, one per seat (with --round-robin: the bots to "
+                      "pair): " + ", ".join(BOTS))  # fmt: skip
+    tour.add_argument("--games", type=int, default=100,
+                      help="default: 100 (with --round-robin: per pairing)")  # fmt: skip
+    tour.add_argument("--workers", type=int, default=None,
+                      help="workers (default: 1; with Ray: the cluster's CPUs)")  # fmt: skip
+    tour.add_argument("--round-robin", action="store_true",
+                      help="every pairing of --players, seats rotated, and Bradley–Terry ratings "
+                      "(two seats unless -o players=N)")  # fmt: skip
+    tour.add_argument("--backend", choices=("processes", "ray"), default="processes",
+                      help="where the games run (ray: needs tikigames[ray])")  # fmt: skip
+    tour.add_argument("--address", default=None, metavar="auto|HOST:PORT",
+                      help="the Ray cluster to join (default: start a local one)")  # fmt: skip
+    tour.add_argument("--out", default=None, metavar="FILE",
+                      help="append each finished game to FILE (JSON lines), durably")  # fmt: skip
+    tour.add_argument("--resume", action="store_true",
+                      help="play only the games --out FILE lacks, with its seed")  # fmt: skip
     tour.add_argument("--seed", type=int, default=None, help="default: drawn and printed")
     tour.add_argument("-o", "--option", action="append", metavar="KEY=VALUE")
     tour.add_argument("-b", "--bot", action="append", metavar="[NAME.]KEY=VALUE",

@@ -8,10 +8,13 @@ numpy integers (accepted as ids) and arrays (refused).
 from __future__ import annotations
 
 import json
+import os
 import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tikigames
 from tikigames.bots import RandomBot
@@ -184,3 +187,68 @@ def test_a_bot_that_returns_a_numpy_integer_plays() -> None:
     game = tikigames.load("tiki_topple")
     final = tikigames.play(game, [NumpyBot(), RandomBot()], seed=3)
     assert final.is_terminal()
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.integers(-2, 2).map(lambda sign: sign * 10**5000 or 2**63)  # ints too long to write
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=30),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+FUZZ_EXAMPLES = int(os.environ.get("TIKIGAMES_FUZZ_EXAMPLES", "60"))
+CONTRACT = (tikigames.TikiGamesError, ValueError)  # ValueError: a bad observer index only
+
+
+def _mutations(data: dict[str, Any]) -> st.SearchStrategy[Any]:
+    """``data`` with one field (maybe nested) replaced by any JSON value, or deleted."""
+    paths = [(key,) for key in data] + [
+        (key, index) for key, value in data.items() if isinstance(value, list)
+        for index in range(min(len(value), 3))
+    ]  # fmt: skip
+
+    def replace(path: tuple[Any, ...], value: Any, delete: bool) -> Any:
+        copy = json.loads(json.dumps(data))
+        target = copy
+        for key in path[:-1]:
+            target = target[key]
+        if delete:
+            del target[path[-1]]
+        else:
+            target[path[-1]] = value
+        return copy
+
+    return st.builds(replace, st.sampled_from(paths), JSON, st.booleans())
+
+
+@pytest.mark.parametrize("name", sorted(set(tikigames.GAMES) - {"kuhn_poker"}))
+def test_fuzzed_json_raises_only_the_contracts_errors(name: str) -> None:
+    state = _a_state(name, 25)
+    game = state.game
+    state_data = state.to_json()
+    obs_data = state.observation(1).to_json()
+
+    # TIKIGAMES_FUZZ_EXAMPLES=5000 for a longer run (CI: 60 per game).
+    @settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True)
+    @given(st.one_of(_mutations(state_data), JSON), st.one_of(_mutations(obs_data), JSON), JSON)
+    def run(bad_state: Any, bad_obs: Any, anything: Any) -> None:
+        for call in (
+            lambda: tikigames.state_from_json(bad_state),
+            lambda: game.state_from_json(bad_state),
+            lambda: game.observation_from_json(bad_obs),
+            lambda: state.clone().apply_action(anything),
+            lambda: state.parse_action(anything),
+            lambda: game.action(anything),
+            lambda: tikigames.load(name, **(anything if isinstance(anything, dict) else {})),
+        ):
+            try:
+                call()
+            except CONTRACT as error:
+                assert len(str(error)) < BOUND, str(error)[:500]
+
+    run()

@@ -25,6 +25,7 @@ DefaultFn = Callable[[Mapping[str, OptionValue]], OptionValue]
 class Option:
     """One option of a game: its name, type, default, bounds and one line of documentation.
 
+    >>> from tikigames.core.options import Option
     >>> Option("rounds", int, 4, "rounds to play", minimum=1).validate(3)
     3
     """
