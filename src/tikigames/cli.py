@@ -1,5 +1,5 @@
 """The ``tikigames`` command: list the games, play one in the terminal, benchmark the engines,
-run a tournament of bots.
+run a tournament of bots, record self-play data.
 
 ::
 
@@ -9,6 +9,7 @@ run a tournament of bots.
     tikigames arena tactiki --players ismcts,random --games 200 --workers 2 --seed 1 [--json]
     tikigames arena tiki_topple --players ismcts,mcts,random --round-robin --out rr.jsonl --resume
     tikigames render saved.json [--player P] [-o OUT.svg] [--png]
+    tikigames selfplay tiki_topple --bot ismcts -b iterations=400 --games 100 --out data [--resume]
 
 A tool, in the top layer: built on the library, it may import any of it.
 """
