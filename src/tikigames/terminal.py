@@ -243,7 +243,9 @@ def _first_paragraph(doc: str | None) -> str:
 
 def _game_help(game: Game[Any, Any, Any]) -> list[str]:
     """The rules in short and the notation, from the game's own package: its docstring, and the
-    docstring of its action table's module (every game package has ``actions``)."""
+    docstring of its action table's module (every game package has ``actions``), then one
+    example of every kind of move, read off the action table itself (the compiled build keeps
+    no docstring of a compiled module, the table is always there)."""
     package = type(game).__module__.rpartition(".")[0]
     rules = _first_paragraph(getattr(sys.modules.get(package), "__doc__", None))
     lines = [f"{game.title}: {rules}" if rules else game.title]
@@ -252,6 +254,12 @@ def _game_help(game: Game[Any, Any, Any]) -> list[str]:
         notation = [plain(line) for line in actions.strip().splitlines()[1:]]
         kept = [line for line in notation if not set(line.strip()) <= {"="} or not line.strip()]
         lines += ["", "The notation (the action table: ids, kind, text):", *kept]
+    examples: dict[str, str] = {}
+    for action in game.actions():
+        examples.setdefault(group_key(action.text), action.text)
+    shown = list(examples.values())
+    more = f" … ({len(shown) - 12} more kinds)" if len(shown) > 12 else ""
+    lines += ["", "A move of each kind: " + ", ".join(shown[:12]) + more]
     lines.append(f"Full rules: https://tikigames.readthedocs.io/en/latest/games/{game.name}.html")
     return lines
 

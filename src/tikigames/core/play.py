@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from tikigames.core.action import Action
 from tikigames.core.bot import Bot
@@ -61,11 +61,14 @@ def play(
             action = state.sample_chance(rng)
             state.apply_unchecked(action)
         else:
-            action = bots[player].act(state.observation(player), rng)
+            # A bot may return any id (a numpy integer, say): apply_action checks and coerces it,
+            # and the table's action is what the history holds.
+            chosen: object = bots[player].act(state.observation(player), rng)
             try:
-                state.apply_action(action)
+                state.apply_action(chosen)
             except IllegalActionError as error:
                 raise IllegalActionError(f"bot {player} ({bots[player]!r}) chose {error}") from None
+            action = game.action(cast(int, chosen))
         if on_action is not None:
             on_action(state, player, action)
         count += 1
