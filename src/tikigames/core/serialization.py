@@ -37,19 +37,24 @@ MAX_HISTORY = 100_000
 #: Data nested deeper is refused before anything reads it (no state or observation of the
 #: library nests more than a few levels; a deep nest would exhaust Python's recursion).
 MAX_DEPTH = 32
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def check_depth(data: object, what: str) -> None:
     """``data`` nests lists and objects at most :data:`MAX_DEPTH` deep (checked without
     recursion, so no input can exhaust the stack)."""
-    pending: list[tuple[object, int]] = [(data, 0)]
+    if not isinstance(data, (list, tuple, Mapping)):
+        return
+    pending: list[tuple[list[Any] | tuple[Any, ...] | Mapping[Any, Any], int]] = [(data, 1)]
     while pending:
         value, depth = pending.pop()
-        if isinstance(value, (list, tuple, Mapping)):
-            if depth >= MAX_DEPTH:
-                raise InvalidStateError(f"{what} nests deeper than {MAX_DEPTH} levels")
-            items = value.values() if isinstance(value, Mapping) else value
-            pending.extend((item, depth + 1) for item in items)
+        if depth > MAX_DEPTH:
+            raise InvalidStateError(f"{what} nests deeper than {MAX_DEPTH} levels")
+        for item in value.values() if isinstance(value, Mapping) else value:
+            # Only containers nest; JSON's scalars are skipped by exact type, which is much
+            # cheaper than an isinstance against the Mapping ABC (a history of 100,000 texts).
+            if type(item) not in _SCALARS and isinstance(item, (list, tuple, Mapping)):
+                pending.append((item, depth + 1))
 
 
 def same_json(a: object, b: object) -> bool:
