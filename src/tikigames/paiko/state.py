@@ -27,6 +27,8 @@ from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from typing_extensions import Self
+
 from tikigames.core.constants import TERMINAL
 from tikigames.core.state import State
 from tikigames.paiko.actions import (
@@ -993,6 +995,16 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             self._place(action.src, moved)
 
     # ----------------------------------------------------------------- copies and identity
+
+    def clone(self) -> Self:
+        """An independent copy, history and undo records included (see
+        :meth:`State.clone <tikigames.State.clone>`).
+
+        The class is named here rather than taken from ``type(self)``: compiled by mypyc, a
+        call of the class by name runs ``__init__`` once, where calling ``type(self)`` runs it
+        twice (the class's ``__new__`` and the base class's ``__init__`` slot both run it), and
+        a clone would copy everything twice."""
+        return cast(Self, PaikoState(self._game, self))
 
     def _copy_into(self, new: PaikoState) -> None:
         new._limit = self._limit
