@@ -34,6 +34,10 @@ INTERPRETED = {
     "arena.py",
     "bench.py",
     "cli.py",
+    "ratings.py",
+    "records.py",
+    "terminal.py",
+    "bench_frameworks.py",
     "testing.py",
 }
 

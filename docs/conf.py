@@ -23,9 +23,12 @@ extensions = [
     "sphinx.ext.viewcode",
     "tikigames_pictures",
     "tikigames_tensors",
+    "tikigames_training",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
+autodoc_typehints_format = "short"
+python_use_unqualified_type_names = True
 autodoc_default_options = {"members": True, "undoc-members": False}
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
@@ -35,5 +38,6 @@ doctest_global_setup = "import random, json, tikigames"
 
 html_theme = "furo"
 html_title = f"tikigames {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["tikigames.css"]
 exclude_patterns = ["_build"]

@@ -23,7 +23,17 @@ import pytest
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "tikigames"
 GAMES = ("tiki_topple", "tactiki", "tactik", "paiko")
-TOOLS = ("tikigames", "tikigames.arena", "tikigames.bench", "tikigames.cli", "tikigames.testing")
+TOOLS = (
+    "tikigames",
+    "tikigames.arena",
+    "tikigames.bench",
+    "tikigames.bench_frameworks",
+    "tikigames.cli",
+    "tikigames.ratings",
+    "tikigames.records",
+    "tikigames.terminal",
+    "tikigames.testing",
+)
 
 
 def module_name(path: Path) -> str:

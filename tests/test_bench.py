@@ -109,7 +109,7 @@ def test_progress_is_printed_from_the_start_a_line_at_a_time() -> None:
     ]
     head, row = lines[-2].split(), lines[-1].split()
     assert head[:3] == ["game", "playout/s", "fast/s"] and row[0] == "tiki_topple"
-    assert len(row) == 13  # the name and every figure
+    assert len(row) == 14  # the name and every figure
 
 
 def test_progress_reports_each_game_as_it_is_measured() -> None:

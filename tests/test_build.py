@@ -7,6 +7,7 @@ and only the flag's consistency with the modules' files is checked.
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 
 import tikigames
@@ -24,3 +25,8 @@ def test_the_compiled_flag_tells_the_build() -> None:
     expected = os.environ.get("TIKIGAMES_EXPECT_COMPILED")
     if expected is not None:
         assert tikigames.compiled == (expected == "1")
+
+
+def test_the_version_is_the_same_in_the_package_and_its_metadata() -> None:
+    # The metadata comes from pyproject.toml: a release bumps both (docs/releasing.rst).
+    assert importlib.metadata.version("tikigames") == tikigames.__version__

@@ -14,6 +14,7 @@ import pytest
 import tikigames
 from tikigames.core import Action, ActionTable, Game, Observation, State, register
 from tikigames.core.constants import TERMINAL
+from tikigames.core.encoding import Plane, TensorLayout
 from tikigames.testing import PROPERTIES, ConformanceError, check_game
 
 
@@ -58,6 +59,15 @@ def render(thing: object) -> str:
     return repr(thing)
 
 
+NIM_LAYOUT = TensorLayout([Plane("left", (6,), "stones left, one-hot")])
+
+
+def encode(obs: Observation[Any]) -> list[float]:
+    values = NIM_LAYOUT.zeros()
+    values[5 - sum(int(text[-1]) for text in obs.history)] = 1.0
+    return values
+
+
 @register  # check_game loads its states from JSON through the registry
 class Nim(Game[NimState, Observation[Any], NimRules]):
     name = "nim_for_tests"
@@ -66,6 +76,8 @@ class Nim(Game[NimState, Observation[Any], NimRules]):
     state_class = NimState
     render_state = staticmethod(render)
     render_observation = staticmethod(render)
+    tensor_layout = staticmethod(lambda rules: NIM_LAYOUT)
+    encode_observation = staticmethod(encode)
 
     @property
     def num_players(self) -> int:
@@ -86,6 +98,14 @@ class EagerNim(Nim):
     state_class = EagerNimState
 
 
+class BlindNim(Nim):
+    """Its tensor forgets how many stones are left: positions with other legal actions share
+    a tensor, which a learner could not act on."""
+
+    name = "blind_nim_for_tests"
+    encode_observation = staticmethod(lambda obs: NIM_LAYOUT.zeros())
+
+
 def test_check_game_passes_a_sound_game() -> None:
     check_game(Nim(), examples=10, max_steps=10)
 
@@ -93,6 +113,13 @@ def test_check_game_passes_a_sound_game() -> None:
 def test_check_game_reports_the_broken_property() -> None:
     with pytest.raises(ConformanceError, match=r"legal_actions_and_chance.*returns before the end"):
         check_game(EagerNim(), examples=10, max_steps=10, properties=["legal_actions_and_chance"])
+
+
+def test_check_game_finds_a_tensor_that_loses_what_decides_the_legal_actions() -> None:
+    with pytest.raises(ConformanceError, match=r"tensors_encode.*equal tensors"):
+        check_game(
+            BlindNim(), examples=20, max_steps=10, properties=["tensors_encode_the_observation"]
+        )
 
 
 def test_check_game_on_a_library_game_and_unknown_properties() -> None:

@@ -5,8 +5,9 @@ run a tournament of bots.
 
     tikigames list
     tikigames play tiki_topple --players human,ismcts --seed 7 -o rounds=2 -b iterations=2000
-    tikigames bench [GAME] [--seconds S] [--rounds R] [--compare] [--json]
+    tikigames bench [GAME] [--seconds S] [--rounds R] [--compare | --frameworks] [--json]
     tikigames arena tactiki --players ismcts,random --games 200 --workers 2 --seed 1 [--json]
+    tikigames arena tiki_topple --players ismcts,mcts,random --round-robin --out rr.jsonl --resume
     tikigames render saved.json [--player P] [-o OUT.svg] [--png]
 
 A tool, in the top layer: built on the library, it may import any of it.
@@ -15,9 +16,9 @@ A tool, in the top layer: built on the library, it may import any of it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import json
-import random
 import sys
 import textwrap
 import time
@@ -26,18 +27,18 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import tikigames
-from tikigames.arena import arena
-from tikigames.bench import FIGURES, bench
+from tikigames.arena import ArenaResult, arena, round_robin
+from tikigames.bench import FIGURES, BenchRun, bench
+from tikigames.bench_frameworks import FrameworksRun, bench_frameworks
 from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot
 from tikigames.bots.search import GAME_CAP, RolloutCap
-from tikigames.core.action import Action
-from tikigames.core.constants import CHANCE
-from tikigames.core.errors import ActionError, IllegalActionError, OptionError
+from tikigames.core.errors import OptionError
 from tikigames.core.game import Game
-from tikigames.core.observation import Observation
 from tikigames.core.options import OptionValue
 from tikigames.core.serialization import OBSERVATION_FORMAT
 from tikigames.core.state import State
+from tikigames.records import RecordFile
+from tikigames.terminal import COMMANDS, Abandoned, Table, Ticker, plain
 
 __all__ = ["main"]
 
@@ -111,9 +112,6 @@ def _make_bots(kinds: Sequence[str], pairs: Sequence[str]) -> dict[str, Bot]:
     return bots
 
 
-_CLEAR = "\033[2J\033[H"
-
-
 def _load_for_players(name: str, seats: int, pairs: Sequence[str]) -> Game[Any, Any, Any]:
     """The game ``name`` with ``-o KEY=VALUE`` options (each parsed by its declaration), its
     ``players`` option set to the number of seats where the game has one."""
@@ -133,58 +131,6 @@ def _load_for_players(name: str, seats: int, pairs: Sequence[str]) -> Game[Any, 
     if game.num_players != seats:
         raise OptionError(f"{name} with these options has {game.num_players} seats, not {seats}")
     return game
-
-
-def _ask(prompt: str, stdin: TextIO, stdout: TextIO) -> str | None:
-    stdout.write(prompt)
-    stdout.flush()
-    line = stdin.readline()
-    return None if line == "" else line.strip()
-
-
-class _Abandoned(Exception):
-    """A human quit, or their input ran out."""
-
-
-class HumanBot:
-    """A person at the terminal, as a :class:`~tikigames.core.bot.Bot`: shown their observation
-    and its legal actions, asked for a move until one is legal.
-
-    With ``hot_seat`` (several humans at one screen), the screen is cleared and the next
-    human asked to take the seat before anything of theirs is shown.
-    """
-
-    def __init__(self, stdin: TextIO, stdout: TextIO, hot_seat: bool) -> None:
-        self.stdin = stdin
-        self.stdout = stdout
-        self.hot_seat = hot_seat
-        self.seated: int | None = None
-
-    def act(self, obs: Observation[Any], rng: random.Random) -> Action:
-        player = obs.player
-        out = self.stdout
-        if self.hot_seat and self.seated != player:
-            out.write(_CLEAR)
-            prompt = f"Player {player}: press Enter when only you can see the screen. "
-            if _ask(prompt, self.stdin, out) is None:
-                raise _Abandoned
-        self.seated = player
-        legal = obs.legal_actions()
-        print(str(obs), file=out)
-        print("Legal: " + ", ".join(str(action) for action in legal), file=out)
-        while True:
-            text = _ask(f"player {player}> ", self.stdin, out)
-            if text is None or text.lower() in ("quit", "exit"):
-                raise _Abandoned
-            if not text:
-                continue  # an empty line: just ask again
-            try:
-                action = obs.game.action_table.parse(text)
-                if action not in legal:
-                    raise IllegalActionError(f"{action.text!r}: not legal for player {player} now")
-                return legal[legal.index(action)]
-            except ActionError as error:
-                print(f"Not accepted: {error}. Type one of the legal actions, or quit.", file=out)
 
 
 class _PictureWriter:
@@ -221,35 +167,27 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     made = _make_bots(kinds, args.bot or [])
     game = _load_for_players(args.game, len(kinds), args.option or [])
     humans = [seat for seat, kind in enumerate(kinds) if kind == "human"]
-    human = HumanBot(stdin, stdout, hot_seat=len(humans) > 1)
-    lineup: list[Bot] = [human if kind == "human" else made[kind] for kind in kinds]
-    viewer = humans[0] if len(humans) == 1 else None
-
     pictures = _PictureWriter(Path(args.svg), humans) if args.svg else None
-
-    def show(state: State[Any, Any, Any], player: int, action: Action) -> None:
-        if pictures is not None:
-            pictures.write(state)
-        seen = state.seen_history(viewer)[-1]
-        if player == CHANCE:
-            if args.verbose:
-                print(f"chance: {seen}", file=stdout)
-        elif kinds[player] != "human":
-            print(f"player {player} ({kinds[player]}): {seen}", file=stdout)
-
-    print(
-        f"{game.title}: " + ", ".join(f"player {s} {k}" for s, k in enumerate(kinds)), file=stdout
+    table = Table(
+        game,
+        kinds,
+        made,
+        stdin,
+        stdout,
+        seed=args.seed,
+        verbose=args.verbose,
+        on_action=None if pictures is None else pictures.write,
     )
+    print(
+        f"{game.title}: " + ", ".join(f"player {s} {k}" for s, k in enumerate(kinds))
+        + (" (type help for the commands)" if humans else ""),
+        file=stdout,
+    )  # fmt: skip
     try:
-        state = tikigames.play(game, lineup, seed=args.seed, on_action=show)
-    except _Abandoned:
+        table.play()
+    except Abandoned:
         print("Game abandoned.", file=stdout)
         return 1
-    if len(humans) > 1:
-        stdout.write(_CLEAR)
-    print("\nGame over.\n" + str(state), file=stdout)
-    returns = state.returns()
-    print("Returns: " + ", ".join(f"player {s} {r:+g}" for s, r in enumerate(returns)), file=stdout)
     return 0
 
 
@@ -257,10 +195,38 @@ def _bench(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     names = [args.game] if args.game else list(tikigames.GAMES)
     lines = stderr if args.json else stdout  # the progress; stdout stays clean for the JSON
 
+    isatty = getattr(lines, "isatty", None)
+    waiting = [""]  # the game being measured, for the status line
+    measured: list[str] = []
+
+    def status(elapsed: float) -> str:
+        return f"  measuring {waiting[0]}… {elapsed:.0f} s" if waiting[0] else ""
+
+    ticker = Ticker(lines, status, bool(isatty and isatty()), every=1.0)
+
     def show(line: str) -> None:
+        ticker.clear()
+        print(line, file=lines, flush=True)
+        # After the games' table head or a game's line, the next game is being measured.
+        first = line.split()[0] if line.strip() else ""
+        if (first == "game" and not measured) or (first in names and first not in measured):
+            measured.extend([first] if first in names else [])
+            following = [name for name in names if name not in measured]
+            waiting[0] = following[0] if following else ""
+            ticker.start = time.perf_counter()
+            ticker.draw()
+
+    def say(line: str) -> None:
+        ticker.clear()
         print(line, file=lines, flush=True)
 
-    run = bench(names, args.seconds, args.rounds, compare=args.compare, progress=show)
+    run: BenchRun | FrameworksRun
+    with ticker:
+        if args.frameworks:  # each part prints its table whole, once measured
+            waiting[0] = "steps/s through the frameworks"
+            run = bench_frameworks(names, args.seconds, args.rounds, progress=say)
+        else:
+            run = bench(names, args.seconds, args.rounds, compare=args.compare, progress=show)
     if args.json:
         json.dump(run.to_json(), stdout, indent=2)
         stdout.write("\n")
@@ -283,26 +249,74 @@ _BENCH_FIGURES = "figures (medians over the rounds):\n" + "\n".join(
 )
 
 
-class _ProgressBar:
-    """A one-line progress bar redrawn in place on ``stream`` (stderr: stdout stays clean for
-    the table or the JSON)."""
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 100 else f"{seconds / 60:.0f} min"
 
-    def __init__(self, stream: TextIO, width: int = 30) -> None:
+
+class _ProgressBar:
+    """The arena's progress on ``stream`` (stderr: stdout stays clean for the table or the
+    JSON), from the start: games finished and in play, elapsed time and the time left. On a
+    terminal it is one line redrawn in place every second (also while the first games are
+    played); elsewhere a line per finished game."""
+
+    def __init__(self, stream: TextIO, games: int, workers: int | None, width: int = 30) -> None:
         self.stream = stream
+        self.games = games
+        self.workers = None if workers is None else min(workers, games)
         self.width = width
-        self.start = time.perf_counter()
+        self.done = 0
+        self.resumed: int | None = None  # games read back from --out, known at the first call
+        isatty = getattr(stream, "isatty", None)
+        self.ticker = Ticker(stream, self.line, bool(isatty and isatty()), every=1.0)
+
+    def line(self, elapsed: float) -> str:
+        done, total = self.done, self.games
+        workers = total if self.workers is None else self.workers  # None: the cluster's
+        playing = min(workers, total - done)  # a worker starts the next game at once
+        filled = self.width * done // total
+        now = done - (self.resumed or 0)  # the games of this run, for the time left
+        left = f"~{_minutes(elapsed / now * (total - done))} left" if now else "ETA after a game"
+        return (
+            f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games, "
+            + (f"{playing} playing, " if self.workers is not None else "")
+            + f"{_minutes(elapsed)} elapsed, {left}"
+        )
+
+    def __enter__(self) -> _ProgressBar:
+        self.ticker.__enter__()
+        if not self.ticker.live:  # the games started: said at once, not after the first ends
+            print(self.line(0.0), file=self.stream, flush=True)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.ticker.stop.set()
+        if self.ticker.live:  # the last state of the bar stays on the screen
+            self.ticker.__exit__()
+            self.stream.write(self.line(self.ticker.elapsed) + "\n")
+            self.stream.flush()
 
     def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // total
-        elapsed = time.perf_counter() - self.start
-        left = elapsed / done * (total - done)
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games,"
-            f" {elapsed:.0f} s elapsed, ~{left:.0f} s left "
-        )
-        if done == total:
-            self.stream.write("\n")
-        self.stream.flush()
+        if self.resumed is None:  # the first call follows this run's first game
+            self.resumed = done - 1
+        self.done = done
+        self.games = total
+        if self.ticker.live:
+            self.ticker.draw()
+        else:
+            print(self.line(self.ticker.elapsed), file=self.stream, flush=True)
+
+
+def _round_robin_seats(name: str, pairs: Sequence[str]) -> int:
+    """A round robin's seats: ``-o players=N`` if given, else 2 (the pairs play head to head)
+    where the game has a ``players`` option, else the game's own number."""
+    game = tikigames.load(name)
+    if "players" not in {spec.name for spec in game.option_specs}:
+        return game.num_players
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key.strip() == "players" and value.strip().isdigit():
+            return int(value)
+    return 2
 
 
 def _arena(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -310,18 +324,42 @@ def _arena(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if "human" in kinds:
         raise OptionError("the arena plays bots only; use " + ", ".join(BOTS))
     made = _make_bots(kinds, args.bot or [])
-    game = _load_for_players(args.game, len(kinds), args.option or [])
-    if args.games < 1 or args.workers < 1:
+    if args.round_robin:
+        if len(kinds) < 2 or len(set(kinds)) != len(kinds):
+            raise OptionError("--round-robin takes two or more distinct --players")
+        seats = _round_robin_seats(args.game, args.option or [])
+    else:
+        seats = len(kinds)
+    game = _load_for_players(args.game, seats, args.option or [])
+    workers = args.workers if args.workers is not None or args.backend == "ray" else 1
+    if args.games < 1 or (workers is not None and workers < 1):
         raise OptionError("--games and --workers must be at least 1")
-    result = arena(
-        game,
-        [made[kind] for kind in kinds],
-        games=args.games,
-        workers=args.workers,
-        seed=args.seed,
-        labels=kinds,
-        progress=None if args.quiet else _ProgressBar(stderr),
-    )
+    if args.resume and not args.out:
+        raise OptionError("--resume continues the tournament of an --out file: give --out")
+    if args.address and args.backend != "ray":
+        raise OptionError("--address is the Ray cluster's: give --backend ray")
+    if args.out and not args.resume and RecordFile.read_header(args.out) is not None:
+        raise OptionError(f"{args.out} holds a tournament: --resume it, or choose another file")
+    pairings = len(kinds) * (len(kinds) - 1) // 2 if args.round_robin else 1
+    bar = _ProgressBar(stderr, args.games * pairings, workers)
+    play = round_robin if args.round_robin else arena
+    with contextlib.nullcontext() if args.quiet else bar:
+        try:
+            result: ArenaResult = play(
+                game,
+                [made[kind] for kind in kinds],
+                games=args.games,
+                workers=workers,
+                seed=args.seed,
+                labels=kinds,
+                progress=None if args.quiet else bar,
+                backend=args.backend,
+                address=args.address,
+                out=args.out,
+                resume=args.resume,
+            )
+        except (FileExistsError, ValueError, ImportError, ConnectionError) as error:
+            raise OptionError(str(error)) from None  # --out's, or Ray missing or unreachable
     if args.json:
         data = result.to_json()
         data["settings"] = {kind: repr(bot) for kind, bot in made.items()}
@@ -331,7 +369,13 @@ def _arena(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         print(result.table(), file=stdout)
         for kind, bot in made.items():
             print(f"{kind}: {bot!r}", file=stdout)
-    return 0
+    for failed in result.errors:
+        print(
+            f"tikigames: game {failed.index} (seed {failed.seed}, seats"
+            f" {', '.join(failed.labels)}) failed: {failed.error}",
+            file=stderr,
+        )
+    return 1 if result.errors else 0
 
 
 def _render(args: argparse.Namespace, stdout: TextIO) -> int:
@@ -380,10 +424,31 @@ def _list(stdout: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tikigames", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="tikigames",
+        description=textwrap.fill(plain(" ".join(__doc__.split("\n\n")[0].split())), 79),
+        epilog="examples:\n"
+        + textwrap.indent(plain(textwrap.dedent(__doc__.split("::")[1].split("\n\n")[1])), "  ")
+        + "\n\nEach command's options: tikigames COMMAND --help.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    build = "the compiled build (mypyc)" if tikigames.compiled else "pure Python"
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"tikigames {tikigames.__version__} ({build}; tikigames.compiled = "
+        f"{tikigames.compiled})",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser("list", help="the games and their options")
-    play = commands.add_parser("play", help="play a game in the terminal")
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal",
+        epilog="while playing, type a move (or a unique start of one) or a command:\n"
+        + "\n".join(f"  {name:15} {doc}" for name, doc in COMMANDS.items())
+        + "\ncolour: on a terminal, unless NO_COLOR is set",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     play.add_argument("game", choices=tikigames.GAMES)
     play.add_argument("--players", default="human,random",
                       help="comma-separated: human or " + ", ".join(BOTS))  # fmt: skip
@@ -418,16 +483,40 @@ def build_parser() -> argparse.ArgumentParser:
         "and python-chess's legal moves, where installed",
     )
     bench_.add_argument(
+        "--frameworks",
+        action="store_true",
+        help="instead, steps/s through PettingZoo and OpenSpiel, beside their own games",
+    )
+    bench_.add_argument(
         "--json",
         action="store_true",
         help="print the results as JSON (the progress goes to stderr)",
     )
-    tour = commands.add_parser("arena", help="a tournament of bots, in parallel processes")
+    tour = commands.add_parser(
+        "arena",
+        help="a tournament of bots, in parallel processes or on a Ray cluster",
+        epilog="exit status: 0, or 1 if some games failed (each is reported with its index and"
+        " seed, and the tournament goes on), 2 for a usage error",
+    )
     tour.add_argument("game", choices=tikigames.GAMES)
     tour.add_argument("--players", default="ismcts,random",
-                      help="comma-separated bots, one per seat: " + ", ".join(BOTS))  # fmt: skip
-    tour.add_argument("--games", type=int, default=100, help="default: 100")
-    tour.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+                      help="comma-separated bots, one per seat (with --round-robin: the bots to "
+                      "pair): " + ", ".join(BOTS))  # fmt: skip
+    tour.add_argument("--games", type=int, default=100,
+                      help="default: 100 (with --round-robin: per pairing)")  # fmt: skip
+    tour.add_argument("--workers", type=int, default=None,
+                      help="workers (default: 1; with Ray: the cluster's CPUs)")  # fmt: skip
+    tour.add_argument("--round-robin", action="store_true",
+                      help="every pairing of --players, seats rotated, and Bradley–Terry ratings "
+                      "(two seats unless -o players=N)")  # fmt: skip
+    tour.add_argument("--backend", choices=("processes", "ray"), default="processes",
+                      help="where the games run (ray: needs tikigames[ray])")  # fmt: skip
+    tour.add_argument("--address", default=None, metavar="auto|HOST:PORT",
+                      help="the Ray cluster to join (default: start a local one)")  # fmt: skip
+    tour.add_argument("--out", default=None, metavar="FILE",
+                      help="append each finished game to FILE (JSON lines), durably")  # fmt: skip
+    tour.add_argument("--resume", action="store_true",
+                      help="play only the games --out FILE lacks, with its seed")  # fmt: skip
     tour.add_argument("--seed", type=int, default=None, help="default: drawn and printed")
     tour.add_argument("-o", "--option", action="append", metavar="KEY=VALUE")
     tour.add_argument("-b", "--bot", action="append", metavar="[NAME.]KEY=VALUE",

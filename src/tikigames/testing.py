@@ -26,6 +26,7 @@ import json
 import math
 import pickle
 import random
+import struct
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 from xml.etree import ElementTree
@@ -147,17 +148,24 @@ def legal_actions_and_chance(game: AnyGame, picks: list[int], seed: int, steps: 
 
 
 def illegal_actions_change_nothing(game: AnyGame, picks: list[int], seed: int, steps: int) -> None:
-    """Illegal actions raise IllegalActionError, malformed ones ActionError, unparseable text
-    ActionError; the state is unchanged."""
+    """Illegal actions raise IllegalActionError, whose ``reason`` is ``illegal_reason`` (None
+    exactly for the legal ones); malformed ones ActionError, unparseable text ActionError; the
+    state is unchanged."""
     state = walk(game, picks, steps)[-1]
     before = _snapshot(state)
     legal = set(state.legal_actions())
     n = game.num_distinct_actions
     illegal = [a for a in range(n) if a not in legal]
     for action in random.Random(seed).sample(illegal, min(5, len(illegal))):
-        _raises(IllegalActionError, f"apply {action}", state.apply_action, action)
+        raised = _raises(IllegalActionError, f"apply {action}", state.apply_action, action)
+        reason = state.illegal_reason(action)
+        _check(isinstance(reason, str) and reason, f"illegal_reason({action}) is no text")
+        _check(getattr(raised, "reason", None) == reason, f"the error's reason for {action}")
+        _check(str(reason) in str(raised), f"the message of {action} does not say why")
         text = str(game.action(action))
         _raises(IllegalActionError, f"parse {text!r}", state.parse_action, text)
+    for action in state.legal_actions()[:5]:
+        _check(state.illegal_reason(action) is None, f"illegal_reason of legal {action}")
     for bad in (-1, n, n + 7, "0", 1.0, None, True, [0]):
         raised = _raises(ActionError, f"apply {bad!r}", state.apply_action, bad)
         _check(not isinstance(raised, IllegalActionError), f"{bad!r} is not an action at all")
@@ -427,17 +435,31 @@ def tensors_encode_the_observation(game: AnyGame, picks: list[int], seed: int, s
     layout = game.observation_tensor_layout()
     _check(game.observation_tensor_shape() == (layout.size,), "tensor shape is not (size,)")
     rng = random.Random(seed)
-    seen: dict[tuple[int | None, tuple[float, ...]], list[Any]] = {}
-    for state in walk(game, picks, steps):
+    drawn = walk(game, picks, steps)
+    for index, state in enumerate(drawn):
         for p in _seats(state):
             obs = state.observation(p)
             values = obs.tensor()
             _check(len(values) == layout.size, f"tensor of {p} has {len(values)} values")
             _check(all(type(v) is float and math.isfinite(v) for v in values), "tensor values")
-            world = game.resample(obs, rng)
-            _check(world.observation(p).tensor() == values, f"resampled tensor of {p} differs")
-            legal = seen.setdefault((p, tuple(values)), obs.legal_actions())
-            _check(legal == obs.legal_actions(), f"equal tensors of {p}, other legal actions")
+            if index % 8 == 0 or index == len(drawn) - 1:
+                world = game.resample(obs, rng)
+                _check(world.observation(p).tensor() == values, f"resampled tensor of {p}")
+    # Two positions with equal tensors and other legal actions are rarely on one walk, so the
+    # drawn walk's tensors are pooled with two more walks' from the seed.
+    seen: dict[tuple[int, bytes], list[Any]] = {}
+    for state in drawn + [
+        state
+        for _ in range(2)
+        for state in walk(game, [rng.randrange(2**20) for _ in range(steps)], steps)
+    ]:
+        player = state.current_player()
+        if player < 0:
+            continue
+        obs = state.observation(player)
+        key = (player, struct.pack(f"{layout.size}d", *obs.tensor()))
+        legal = seen.setdefault(key, obs.legal_actions())
+        _check(legal == obs.legal_actions(), f"equal tensors of {player}, other legal actions")
 
 
 #: Every property :func:`check_game` checks over random walks, by name.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import numbers
 import pickle
 import random
 
@@ -143,22 +144,34 @@ def test_bots_receive_observations_only() -> None:
     assert not any(isinstance(o, tikigames.State) for o in seen)
 
 
+class _IndexOnly:
+    """Has ``__index__`` but is no integer (as a numpy array of one element)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+class _Id(_IndexOnly):
+    """An integer-like id, registered as an integer as numpy's integers are."""
+
+
+numbers.Integral.register(_Id)
+
+
 def test_integer_types_other_than_int_are_accepted_by_value() -> None:
-    class Id:
-        """An integer-like id (as numpy's integers are)."""
-
-        def __init__(self, value: int) -> None:
-            self.value = value
-
-        def __index__(self) -> int:
-            return self.value
-
     state = tikigames.load("tiki_topple").new_initial_state()
     first = state.legal_actions()[0]
-    state.apply_action(Id(int(first)))  # type: ignore[arg-type]
+    state.apply_action(_Id(int(first)))  # type: ignore[arg-type]
     assert state.history() == [first]
     with pytest.raises(ActionError):
-        state.apply_action(Id(10**6))  # type: ignore[arg-type]
+        state.apply_action(_Id(10**6))  # type: ignore[arg-type]
+    state.undo_action()
+    with pytest.raises(ActionError, match="_IndexOnly"):
+        state.apply_action(_IndexOnly(int(first)))  # type: ignore[arg-type]
+    assert state.history() == []
 
 
 def test_unpickled_states_and_actions_work_with_the_original_tables() -> None:

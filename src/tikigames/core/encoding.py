@@ -12,6 +12,7 @@ A game writes one function of an observation (``Game.encode_observation``) that 
 state, so equal observations give equal tensors and a resampled world gives its player the same
 tensor: the tensor can carry no secret the observation does not.
 
+>>> from tikigames.core.encoding import Plane, TensorLayout
 >>> layout = TensorLayout([
 ...     Plane("card", (3,), "the observer's card, one-hot"),
 ...     Plane("bets", (2, 2), "who bet in which round"),
@@ -90,7 +91,7 @@ class TensorLayout:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """The tensor's shape: ``(size,)``, the planes concatenated."""
+        """The tensor's shape, ``(size,)``: the planes concatenated."""
         return (self._size,)
 
     def offset(self, name: str) -> int:

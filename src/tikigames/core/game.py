@@ -27,6 +27,8 @@ This module is in the core layer: it imports only from :mod:`tikigames.core`.
 
 from __future__ import annotations
 
+import numbers
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -36,12 +38,13 @@ from typing_extensions import TypeVar
 
 from tikigames.core.action import Action, ActionTable
 from tikigames.core.encoding import TensorLayout
-from tikigames.core.errors import ActionError, InvalidStateError
+from tikigames.core.errors import ActionError, InvalidStateError, shown
 from tikigames.core.observation import Observation
 from tikigames.core.options import Option, OptionValue, resolve_options
 from tikigames.core.resample import ReplayResampler, Resampler
 from tikigames.core.serialization import (
     STATE_FORMAT,
+    check_depth,
     check_fields,
     check_game_and_options,
     expect_object,
@@ -81,7 +84,7 @@ class Game(ABC, Generic[S, Obs, R]):
     title: ClassVar[str]
     #: Every option, in the order ``options`` lists them.
     option_specs: ClassVar[tuple[Option, ...]] = ()
-    #: Called once with every option by name: the typed, frozen :attr:`rules`.
+    #: Called once with every option by name, it builds the typed, frozen :attr:`rules`.
     rules_class: ClassVar[Callable[..., Any]]
     #: The state class of the game.
     state_class: ClassVar[type[State[Any, Any, Any]]]
@@ -89,22 +92,23 @@ class Game(ABC, Generic[S, Obs, R]):
     observation_class: ClassVar[type[Observation[Any]]] = Observation
     #: The resampler class of the game (see :mod:`tikigames.core.resample`).
     resampler_class: ClassVar[type[Resampler[Any, Any, Any]]] = ReplayResampler
-    #: ``str(state)``: the whole position as text (a ``staticmethod`` of one state).
+    #: What ``str(state)`` shows, the whole position as text (a ``staticmethod`` of one state).
     render_state: ClassVar[staticmethod[[Any], str]]
-    #: ``str(obs)``: what the observer knows, as text (a ``staticmethod`` of one observation).
+    #: What ``str(obs)`` shows, what the observer knows as text (a ``staticmethod`` of one
+    #: observation).
     render_observation: ClassVar[staticmethod[[Any], str]]
-    #: ``state.svg()``: the whole position as a picture (a ``staticmethod`` of a state and
+    #: What ``state.svg()`` draws, the whole position (a ``staticmethod`` of a state and
     #: :class:`~tikigames.core.svg.PictureOptions`); by default the state's text, framed.
     svg_state: ClassVar[staticmethod[[Any, PictureOptions], str]] = staticmethod(
         lambda state, options: text_picture(str(state), options, type(state.game).title)
     )
-    #: ``obs.svg()``: what the observer knows as a picture, drawn from the observation alone;
+    #: What ``obs.svg()`` draws, what the observer knows, from the observation alone;
     #: by default the observation's text, framed.
     svg_observation: ClassVar[staticmethod[[Any, PictureOptions], str]] = staticmethod(
         lambda obs, options: text_picture(str(obs), options, type(obs.game).title)
     )
     #: The rollout length, in actions, that search bots use by default (``max_rollout="game"``
-    #: in :mod:`tikigames.bots`): long enough to finish most short games from where a search
+    #: in :mod:`tikigames.bots`), long enough to finish most short games from where a search
     #: starts; a game with long random playouts and a useful :meth:`State.evaluate
     #: <tikigames.core.state.State.evaluate>` sets it short, and its guess scores the rest.
     rollout_cap: ClassVar[int | None] = 200
@@ -113,7 +117,8 @@ class Game(ABC, Generic[S, Obs, R]):
     tensor_layout: ClassVar[staticmethod[[Any], TensorLayout]] = staticmethod(
         lambda rules: _no_encoding(rules)
     )
-    #: ``obs.tensor()``: the observation encoded in :meth:`observation_tensor_layout`, flat,
+    #: What ``obs.tensor()`` returns, the observation encoded in
+    #: :meth:`observation_tensor_layout`, flat,
     #: computed from the observation alone (a ``staticmethod`` of one observation).
     encode_observation: ClassVar[staticmethod[[Any], list[float]]] = staticmethod(
         lambda obs: _no_encoding(obs.game.rules)
@@ -146,8 +151,8 @@ class Game(ABC, Generic[S, Obs, R]):
 
     @property
     def num_players(self) -> int:
-        """The number of seats: the ``players`` option where the game has one (a game with a
-        fixed number of seats overrides this)."""
+        """How many seats the game has, which is the ``players`` option where the game has one
+        (a game with a fixed number of seats overrides this)."""
         players = self._options["players"]
         assert isinstance(players, int)
         return players
@@ -178,7 +183,7 @@ class Game(ABC, Generic[S, Obs, R]):
 
     @property
     def num_distinct_actions(self) -> int:
-        """The size of the action table: every action id is in ``range(num_distinct_actions)``."""
+        """The size of the action table (every action id is in ``range(num_distinct_actions)``)."""
         return len(self._table)
 
     def observation_tensor_layout(self) -> TensorLayout:
@@ -213,13 +218,14 @@ class Game(ABC, Generic[S, Obs, R]):
         Raises:
             ActionError: not an int id of this game.
         """
-        if type(action_id) is not int and not isinstance(action_id, Action):
+        if isinstance(action_id, bool) or not isinstance(action_id, numbers.Integral):
             raise ActionError(f"an action id is an int, not {type(action_id).__name__}")
-        if not 0 <= action_id < len(self._table):
+        index = operator.index(action_id)  # numpy's integers too
+        if not 0 <= index < len(self._table):
             raise ActionError(
-                f"{self.name} has action ids 0..{len(self._table) - 1}, not {action_id}"
+                f"{self.name} has action ids 0..{len(self._table) - 1}, not {shown(index)}"
             )
-        entry: Action = self._table[action_id]
+        entry: Action = self._table[index]
         return entry
 
     def actions(self) -> tuple[Action, ...]:
@@ -289,11 +295,12 @@ class Game(ABC, Generic[S, Obs, R]):
                 a history longer than 100,000 actions, or an unparseable or illegal action
                 (named by its index).
         """
+        check_depth(data, "state data")
         obj = expect_object(data, "state data")
         check_fields(obj, "state data", _STATE_REQUIRED, _STATE_OPTIONAL)
         if obj["format"] != STATE_FORMAT:
             raise InvalidStateError(
-                f"'format' must be {STATE_FORMAT!r}, not {obj['format']!r}"[:200]
+                f"'format' must be {STATE_FORMAT!r}, not {shown(obj['format'])}"
             )
         check_game_and_options(self, obj)
         history = expect_str_list(obj["history"], "history")
@@ -327,7 +334,7 @@ class Game(ABC, Generic[S, Obs, R]):
         return hash(self._key)
 
     def __repr__(self) -> str:
-        options = ", ".join(f"{key}={value!r}" for key, value in self._options.items())
+        options = ", ".join(f"{key}={shown(value)}" for key, value in self._options.items())
         return f"tikigames.load({self.name!r}{', ' if options else ''}{options})"
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -22,14 +22,16 @@ from typing import TYPE_CHECKING, Any, Generic
 from typing_extensions import Self, TypeVar
 
 from tikigames.core.action import Action
-from tikigames.core.errors import ActionError, InvalidStateError, TikiGamesError
+from tikigames.core.errors import ActionError, InvalidStateError, TikiGamesError, shown
 from tikigames.core.serialization import (
     OBSERVATION_FORMAT,
+    check_depth,
     check_fields,
     check_game_and_options,
     expect_int,
     expect_object,
     expect_str_list,
+    same_json,
 )
 from tikigames.core.svg import PictureOptions
 
@@ -59,21 +61,18 @@ class Observation(Generic[G]):
     >>> obs = state.observation(1)
     >>> obs.history[0].startswith("line "), obs == state.clone().observation(1)
     (True, True)
-
-    Attributes:
-        game: the game, for its rules (e.g. ``obs.game.resample(obs, rng)``).
-        player: the observer's seat, or ``None``.
-        current_player: whose turn it is (or ``CHANCE`` / ``TERMINAL``), which is public.
-        history: each action's text as ``player`` saw it when it was applied; hidden parts are
-            ``?``.
-        legal: the observer's legal actions when it is their turn, else ``()`` (the same as
-            :meth:`legal_actions`, which returns a list to keep).
     """
 
+    #: The game, for its rules (e.g. ``obs.game.resample(obs, rng)``).
     game: G
+    #: The observer's seat, or ``None`` for a spectator.
     player: int | None
+    #: Whose turn it is (or ``CHANCE`` / ``TERMINAL``), which is public.
     current_player: int
+    #: Each action's text as ``player`` saw it when it was applied; hidden parts are ``?``.
     history: tuple[str, ...]
+    #: The observer's legal actions when it is their turn, else ``()`` (the same as
+    #: :meth:`legal_actions`, which returns a list to keep).
     legal: tuple[Action, ...] = field(default=(), compare=False)
 
     # ----------------------------------------------------------------- the game's hook
@@ -173,6 +172,7 @@ class Observation(Generic[G]):
         Raises:
             InvalidStateError: malformed or inconsistent data.
         """
+        check_depth(data, "observation data")
         obj = expect_object(data, "observation data")
         expected_keys = frozenset(
             {"format", "game", "options", "player", "current_player", "history"}
@@ -181,7 +181,7 @@ class Observation(Generic[G]):
         check_fields(obj, "observation data", expected_keys, frozenset())
         if obj["format"] != OBSERVATION_FORMAT:
             raise InvalidStateError(
-                f"'format' must be {OBSERVATION_FORMAT!r}, not {obj['format']!r}"[:200]
+                f"'format' must be {OBSERVATION_FORMAT!r}, not {shown(obj['format'])}"
             )
         check_game_and_options(game, obj)
         player = expect_int(obj["player"], "player", 0, game.num_players - 1, allow_none=True)
@@ -217,7 +217,7 @@ class Observation(Generic[G]):
         real: Self = state.observation(player)
         expected = real.to_json()
         for key, value in expected.items():
-            if obj[key] != value:
+            if not same_json(obj[key], value):
                 raise InvalidStateError(f"observation field {key!r} is inconsistent with the rest")
         return real
 

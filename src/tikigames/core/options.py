@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tikigames.core.errors import OptionError
+from tikigames.core.errors import OptionError, shown
 
 __all__ = ["Option", "resolve_options"]
 
@@ -23,26 +23,28 @@ DefaultFn = Callable[[Mapping[str, OptionValue]], OptionValue]
 
 @dataclass(frozen=True)
 class Option:
-    """One option of a game.
+    """One option of a game: its name, type, default, bounds and one line of documentation.
 
-    Attributes:
-        name: the keyword accepted by ``load``.
-        kind: ``int``, ``bool`` or ``str``.
-        default: the value when the option is not given, or a function of the options declared
-            before it.
-        doc: one line for the docs and ``tikigames list``.
-        minimum, maximum: inclusive bounds for ``int`` options.
-        choices: the allowed values, when they are a short list.
-        allow_none: whether ``None`` is a value (e.g. "no limit").
+    >>> from tikigames.core.options import Option
+    >>> Option("rounds", int, 4, "rounds to play", minimum=1).validate(3)
+    3
     """
 
+    #: The keyword accepted by ``load``.
     name: str
+    #: ``int``, ``bool`` or ``str``.
     kind: type
+    #: The value when the option is not given, or a function of the options declared before it.
     default: OptionValue | DefaultFn
+    #: One line for the docs and ``tikigames list``.
     doc: str
+    #: The inclusive lower bound of an ``int`` option.
     minimum: int | None = None
+    #: The inclusive upper bound of an ``int`` option.
     maximum: int | None = None
+    #: The allowed values, when they are a short list.
     choices: tuple[OptionValue, ...] | None = None
+    #: Whether ``None`` is a value (e.g. "no limit").
     allow_none: bool = False
 
     def validate(self, value: object) -> OptionValue:
@@ -54,17 +56,22 @@ class Option:
         if type(value) is not self.kind:  # exact: a bool is not an int
             raise OptionError(
                 f"option {self.name!r} must be {self.kind.__name__}"
-                f"{' or None' if self.allow_none else ''}, not {type(value).__name__} {value!r}"
+                f"{' or None' if self.allow_none else ''},"
+                f" not {type(value).__name__} {shown(value)}"
             )
         assert isinstance(value, (int, str))
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise OptionError(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+            raise OptionError(f"option {self.name!r} must be one of {allowed}, not {shown(value)}")
         if isinstance(value, int) and not isinstance(value, bool):
             if self.minimum is not None and value < self.minimum:
-                raise OptionError(f"option {self.name!r} must be >= {self.minimum}, not {value}")
+                raise OptionError(
+                    f"option {self.name!r} must be >= {self.minimum}, not {shown(value)}"
+                )
             if self.maximum is not None and value > self.maximum:
-                raise OptionError(f"option {self.name!r} must be <= {self.maximum}, not {value}")
+                raise OptionError(
+                    f"option {self.name!r} must be <= {self.maximum}, not {shown(value)}"
+                )
         return value
 
     def parse(self, text: str) -> OptionValue:
@@ -118,7 +125,7 @@ def resolve_options(
     for name in given:
         if name not in known:
             allowed = ", ".join(sorted(known)) or "none"
-            raise OptionError(f"{game_name} has no option {name!r} (options: {allowed})")
+            raise OptionError(f"{game_name} has no option {shown(name)} (options: {allowed})")
     resolved: dict[str, OptionValue] = {}
     for spec in specs:
         if spec.name in given:

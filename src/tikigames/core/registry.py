@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from tikigames.core.errors import InvalidStateError, OptionError
+from tikigames.core.errors import InvalidStateError, OptionError, shown
 from tikigames.core.game import Game
-from tikigames.core.serialization import expect_object, expect_str
+from tikigames.core.serialization import check_depth, expect_object, expect_str
 from tikigames.core.state import State
 
 __all__ = ["load", "register", "registered", "state_from_json"]
@@ -45,7 +45,7 @@ def load(name: str, **options: Any) -> Game[Any, Any, Any]:
     """
     cls = _GAMES.get(name) if isinstance(name, str) else None
     if cls is None:
-        raise OptionError(f"unknown game {name!r}; the games are {', '.join(registered())}")
+        raise OptionError(f"unknown game {shown(name)}; the games are {', '.join(registered())}")
     return cls(**options)
 
 
@@ -55,6 +55,7 @@ def state_from_json(data: object) -> State[Any, Any, Any]:
     Raises:
         InvalidStateError: malformed data (the message names the field or the bad action).
     """
+    check_depth(data, "state data")
     obj = expect_object(data, "state data")
     if "game" not in obj:
         raise InvalidStateError("state data has no 'game' field")
@@ -62,7 +63,7 @@ def state_from_json(data: object) -> State[Any, Any, Any]:
     cls = _GAMES.get(name)
     if cls is None:
         raise InvalidStateError(
-            f"unknown game {name[:50]!r}; the games are {', '.join(registered())}"
+            f"unknown game {shown(name)}; the games are {', '.join(registered())}"
         )
     raw = expect_object(obj.get("options", {}), "'options'")
     try:

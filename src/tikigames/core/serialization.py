@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from tikigames.core.errors import InvalidStateError, OptionError
+from tikigames.core.errors import InvalidStateError, OptionError, shown
 
 if TYPE_CHECKING:
     from tikigames.core.game import Game
@@ -20,18 +20,51 @@ __all__ = [
     "MAX_HISTORY",
     "OBSERVATION_FORMAT",
     "STATE_FORMAT",
+    "check_depth",
     "check_fields",
     "check_game_and_options",
     "expect_int",
     "expect_object",
     "expect_str",
     "expect_str_list",
+    "same_json",
 ]
 
 STATE_FORMAT = "tikigames/1"
 OBSERVATION_FORMAT = "tikigames-obs/1"
 #: Longer histories are refused before anything is replayed.
 MAX_HISTORY = 100_000
+#: Data nested deeper is refused before anything reads it (no state or observation of the
+#: library nests more than a few levels; a deep nest would exhaust Python's recursion).
+MAX_DEPTH = 32
+
+
+def check_depth(data: object, what: str) -> None:
+    """``data`` nests lists and objects at most :data:`MAX_DEPTH` deep (checked without
+    recursion, so no input can exhaust the stack)."""
+    pending: list[tuple[object, int]] = [(data, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, (list, tuple, Mapping)):
+            if depth >= MAX_DEPTH:
+                raise InvalidStateError(f"{what} nests deeper than {MAX_DEPTH} levels")
+            items = value.values() if isinstance(value, Mapping) else value
+            pending.extend((item, depth + 1) for item in items)
+
+
+def same_json(a: object, b: object) -> bool:
+    """``a`` and ``b`` are the same JSON value, types included: ``True``, ``1``, ``1.0`` and
+    ``-0.0`` and ``0`` all differ (``==`` would equate them). Both are at most
+    :data:`MAX_DEPTH` deep (:func:`check_depth`)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_json(a[key], b[key]) for key in a)
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b and str(a) == str(b)  # -0.0 is not 0.0
+    return a == b
 
 
 def expect_object(data: object, what: str) -> Mapping[str, Any]:
@@ -40,7 +73,7 @@ def expect_object(data: object, what: str) -> Mapping[str, Any]:
         raise InvalidStateError(f"{what} must be a JSON object, not {type(data).__name__}")
     for key in data:
         if not isinstance(key, str):
-            raise InvalidStateError(f"{what} has a non-string key {key!r}")
+            raise InvalidStateError(f"{what} has a non-string key {shown(key)}")
     return data
 
 
@@ -53,7 +86,7 @@ def check_fields(
             raise InvalidStateError(f"{what} has no {key!r} field")
     for key in data:
         if key not in required and key not in optional:
-            raise InvalidStateError(f"{what} has an unknown field {key!r}")
+            raise InvalidStateError(f"{what} has an unknown field {shown(key)}")
 
 
 def expect_str(value: object, field: str) -> str:
@@ -71,7 +104,7 @@ def expect_int(
     if type(value) is not int or not low <= value <= high:
         raise InvalidStateError(
             f"{field!r} must be an int in {low}..{high}{' or null' if allow_none else ''},"
-            f" not {value!r}"[:200]
+            f" not {shown(value)}"
         )
     return value
 
@@ -99,5 +132,11 @@ def check_game_and_options(game: Game[Any, Any, Any], obj: Mapping[str, Any]) ->
         options = game.validate_options(raw)
     except OptionError as error:
         raise InvalidStateError(f"'options': {error}") from None
-    if options != game.options:
-        raise InvalidStateError(f"'options' {options} differ from this game's {game.options}"[:300])
+    expected = game.options
+    differing = [key for key in expected if options[key] != expected[key]]
+    if differing:
+        key = differing[0]
+        raise InvalidStateError(
+            f"'options': {key} is {shown(options[key])} in the data, {shown(expected[key])} in"
+            f" this game{f' (and {len(differing) - 1} more differ)' if len(differing) > 1 else ''}"
+        )

@@ -31,6 +31,7 @@ This module is in the core layer: it imports only from :mod:`tikigames.core`.
 
 from __future__ import annotations
 
+import numbers
 import operator
 from abc import ABC, abstractmethod
 from bisect import bisect_left
@@ -43,7 +44,7 @@ from typing_extensions import Self, TypeVar
 
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
-from tikigames.core.errors import ActionError, IllegalActionError, UndoError
+from tikigames.core.errors import ActionError, IllegalActionError, UndoError, shown
 from tikigames.core.svg import PictureOptions
 
 if TYPE_CHECKING:
@@ -322,7 +323,7 @@ class State(ABC, Generic[A, G, Obs]):
         if type(player) is not int or not 0 <= player < self._game.num_players:
             raise ValueError(
                 f"player must be an int in 0..{self._game.num_players - 1}"
-                f"{' or None' if allow_none else ''}, not {player!r}"
+                f"{' or None' if allow_none else ''}, not {shown(player)}"
             )
         return player
 
@@ -339,18 +340,18 @@ class State(ABC, Generic[A, G, Obs]):
             index = int(given)
         elif kind is int:
             index = cast(int, action)
-        elif isinstance(action, (bool, Action)) or not hasattr(kind, "__index__"):
-            # Other integer types (e.g. numpy's) are accepted by value; bools and other games'
-            # actions are not actions of this game.
+        elif isinstance(action, (bool, Action)) or not isinstance(action, numbers.Integral):
+            # Other integer types (numpy's integers) are accepted by value; bools, arrays and
+            # other games' actions are not actions of this game.
             raise ActionError(
                 f"an action of {self._game.name} is an int or a {self._action_type.__name__},"
-                f" not {kind.__name__} {action!r}"[:200]
+                f" not {kind.__name__} {shown(action)}"
             )
         else:
             index = operator.index(cast(SupportsIndex, action))
         if not 0 <= index < len(self._actions):
             raise ActionError(
-                f"{self._game.name} has action ids 0..{len(self._actions) - 1}, not {index}"
+                f"{self._game.name} has action ids 0..{len(self._actions) - 1}, not {shown(index)}"
             )
         entry = self._actions[index]
         if given is not None and entry is not given and entry.text != given.text:
@@ -366,15 +367,44 @@ class State(ABC, Generic[A, G, Obs]):
         index = bisect_left(legal, action)
         return index < len(legal) and legal[index] is action
 
-    def _illegal(self, action: A) -> IllegalActionError:
+    def _refusal(self, action: A) -> str:
+        """The game's hook: why ``action`` (an action of the game, not legal now) is refused,
+        in the words of its rules. Only called on a refusal, never on the hot path. The default
+        names the cases every game shares."""
         player = self.current_player()
         if player == TERMINAL:
-            why = "the game is over"
-        elif player == CHANCE:
-            why = "a chance outcome is expected"
-        else:
-            why = f"not legal for player {player} now"
-        return IllegalActionError(f"{action.text!r}: {why}")
+            return "the game is over"
+        if player == CHANCE:
+            return "not a possible outcome of this chance node"
+        return f"not legal for player {player} now"
+
+    def _illegal(self, action: A) -> IllegalActionError:
+        why = self._refusal(action)
+        return IllegalActionError(f"{action.text!r}: {why}", reason=why)
+
+    @overload
+    def illegal_reason(self, action: A) -> str | None: ...
+    @overload
+    def illegal_reason(self, action: int) -> str | None: ...
+    def illegal_reason(self, action: object) -> str | None:
+        """Why ``action`` (an action of this game or its id) is refused now, in the game's
+        words — the rule that forbids it; ``None`` when it is legal. ``IllegalActionError``
+        carries the same text as its ``reason``.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> state.illegal_reason(state.legal_actions()[0]) is None
+        True
+        >>> state.illegal_reason(state.game.action_table.parse("secret 26"))
+        'not a possible outcome of this chance node'
+
+        Raises:
+            ActionError: not an action of this game (wrong type, id out of range).
+        """
+        entry = self._coerce(action)
+        if self._is_legal(entry):
+            return None
+        return self._refusal(entry)
 
     @overload
     def apply_action(self, action: A) -> None: ...

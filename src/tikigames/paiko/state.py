@@ -31,6 +31,7 @@ from typing_extensions import Self
 
 from tikigames.core.constants import TERMINAL
 from tikigames.core.state import State
+from tikigames.paiko import refusals
 from tikigames.paiko.actions import (
     DEPLOY,
     DRAFT,
@@ -264,6 +265,9 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         score, lost = self._score, self._lost
         lead = math.tanh((score[0] - score[1] + (lost[1] - lost[0]) / 2) / 6)
         return [lead, -lead]
+
+    def _refusal(self, action: PaikoAction) -> str:
+        return refusals.refusal(self, action)
 
     # ----------------------------------------------------------------- reading the position
 

@@ -53,16 +53,23 @@ def _board(rules: TacTikRules, obs: TacTikObservation) -> list[str]:
     letters = COLOUR_LETTERS[rules.colours]
     names = COLOUR_NAMES[rules.colours]
     width = max(map(len, names))
-    rows = ["Track (clockwise; [start squares]; UPPER case = pieu):"]
+    rows = ["Track (clockwise; [start squares]; UPPER case = pieu; square = row start + column):"]
+    # The column numbers over the cells, and each row's pawns by square at its end, so that a
+    # pawn's name (``t21``) is read off rather than counted.
+    rows.append(" " * (width + 9) + "".join(f"{i:>2} " for i in range(16)).rstrip())
     for c in range(rules.colours):
         cells = []
+        pawns = []
         for square in range(16 * c, 16 * c + 16):
             colour = obs.track[square]
             cell = "." if colour < 0 else letters[colour]
             if colour >= 0 and square == 16 * colour and colour in obs.pieux:
                 cell = cell.upper()
+            if colour >= 0:
+                pawns.append(f"{cell} t{square}")
             cells.append(f"[{cell}]" if square == 16 * c else f" {cell} ")
-        rows.append(f"  {names[c]:<{width}}  t{16 * c:<3} " + "".join(cells).rstrip())
+        row = f"  {names[c]:<{width}}  t{16 * c:<3} " + "".join(cells)
+        rows.append((row + "   " + ", ".join(pawns)) if pawns else row.rstrip())
     homes = "   ".join(
         f"{names[c]} " + " ".join(letters[c] if flag else "." for flag in obs.homes[c])
         for c in range(rules.colours)

@@ -53,6 +53,7 @@ from tikigames.tactik.paths import (
     forward_rows,
     seven_offsets,
 )
+from tikigames.tactik.refusals import refusal
 
 if TYPE_CHECKING:
     from random import Random
@@ -436,6 +437,10 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     def seven_colour(self) -> int | None:
         """The colour the seven being played moves, or ``None``."""
         return self._seven_colour if self._seven else None
+
+    def _refusal(self, action: TacTikAction) -> str:
+        """The rule that forbids ``action`` (see :mod:`tikigames.tactik.refusals`)."""
+        return refusal(self, action)
 
     # ----------------------------------------------------------------- the resampler's fast path
 

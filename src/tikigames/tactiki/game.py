@@ -6,6 +6,7 @@ from tikigames.core.action import ActionTable
 from tikigames.core.game import Game
 from tikigames.core.options import Option
 from tikigames.core.registry import register
+from tikigames.tactiki import encoding
 from tikigames.tactiki.actions import TacTikiAction, build_table
 from tikigames.tactiki.data import TacTikiRules
 from tikigames.tactiki.observation import TacTikiObservation
@@ -40,6 +41,8 @@ class TacTiki(Game[TacTikiState, TacTikiObservation, TacTikiRules]):
     render_observation = staticmethod(render_observation)
     svg_state = staticmethod(svg_state)
     svg_observation = staticmethod(svg_observation)
+    tensor_layout = staticmethod(encoding.tensor_layout)
+    encode_observation = staticmethod(encoding.encode)
     option_specs = (
         Option(
             "strict_statue",

@@ -19,6 +19,7 @@ from tikigames.tactiki.data import (
     PLAYER_NAMES,
     REVEALED,
     SIZE,
+    outcome,
     rank_of,
 )
 
@@ -96,6 +97,24 @@ def render_state(state: TacTikiState) -> str:
     return "\n".join(rows)
 
 
+def _battle(ranks: Sequence[int]) -> str:
+    """Who won, in words: ``the attacking 4 beat the 3 and the 1, then lost to the 5``."""
+    attacker, *defenders = ranks
+    beaten = []
+    end = ""
+    for defender in defenders:
+        result = outcome(attacker, defender)
+        if result > 0:
+            beaten.append(f"the {defender}")
+        elif result < 0:
+            end = f"lost to the {defender}"
+        else:
+            end = f"tied with the {defender} (both stay)"
+    words = [f"beat {' and '.join(beaten)}"] if beaten else []
+    words += [end] if end else []
+    return f"the attacking {attacker} " + ", then ".join(words)
+
+
 def _pool(ranks: Sequence[int], size: int) -> str:
     if len(ranks) == size or not size:
         return _ranks(ranks[:size])
@@ -126,5 +145,7 @@ def render_observation(obs: TacTikiObservation) -> str:
     )
     if obs.battles:
         index, ranks = obs.battles[-1]
-        rows.append(f"Last battle: {obs.history[index]} revealed {_ranks(ranks)}")
+        rows.append(
+            f"Last battle: {obs.history[index]} revealed {_ranks(ranks)} — {_battle(ranks)}"
+        )
     return "\n".join(rows)

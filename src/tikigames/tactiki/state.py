@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from tikigames.core.constants import TERMINAL
 from tikigames.core.errors import IllegalActionError
 from tikigames.core.state import State
+from tikigames.tactiki import refusals
 from tikigames.tactiki.actions import (
     MOVABLE,
     MOVE,
@@ -198,6 +199,10 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
     def _viewer(self, action: TacTikiAction) -> int | None:
         # Placements and reincarnations hide their rank from all but the player making them.
         return self._player
+
+    def _refusal(self, action: TacTikiAction) -> str:
+        # Why an action is refused, by the rules (see ``tikigames.tactiki.refusals``).
+        return refusals.refusal(self, action)
 
     def returns(self) -> list[float]:
         winner = self._winner

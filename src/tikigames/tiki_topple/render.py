@@ -53,8 +53,11 @@ def _hand(cards: Sequence[str]) -> str:
 
 def _footer(scores: Sequence[int], winners: Sequence[int]) -> list[str]:
     rows = ["Scores: " + ", ".join(f"player {seat} {score}" for seat, score in enumerate(scores))]
-    if winners:
-        rows.append("Winner: " + " and ".join(f"player {seat}" for seat in winners))
+    if len(winners) == 1:
+        rows.append(f"Winner: player {winners[0]}")
+    elif winners:
+        tied = ", ".join(map(str, winners[:-1])) + f" and {winners[-1]}"
+        rows.append(f"A tie: players {tied} share the win")
     return rows
 
 
@@ -83,12 +86,11 @@ def render_observation(obs: TikiToppleObservation) -> str:
         you = " (you)" if seat == obs.player else ""
         rows.append(f"Player {seat}{you} hand: {_hand(obs.hands[seat])}")
     if obs.revealed:
-        last = obs.revealed[-1]
-        shown = ", ".join(
-            f"player {seat} {describe_card(card)}"
-            for seat, card in enumerate(last)
-            if card is not None
-        )
-        rows.append(f"Last round's secret cards: {shown}")
+        # The round just scored: each seat's secret card and what it was worth.
+        rows.append(f"Round {len(obs.revealed)} scored (secret cards revealed):")
+        for seat, card in enumerate(obs.revealed[-1]):
+            if card is not None:
+                points = obs.round_points[-1][seat]
+                rows.append(f"  player {seat} {describe_card(card)}: {points} points")
     rows += _footer(obs.scores, obs.winners)
     return "\n".join(rows)

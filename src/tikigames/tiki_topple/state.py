@@ -23,6 +23,7 @@ from typing_extensions import Self
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.errors import IllegalActionError
 from tikigames.core.state import State
+from tikigames.tiki_topple import refusals
 from tikigames.tiki_topple.actions import (
     LINE_BASE,
     NUM_LINES,
@@ -272,6 +273,12 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
     def _viewer(self, action: TikiToppleAction) -> int | None:
         # Only secret cards have a hidden part: the seat being dealt sees it.
         return self._seats[self._deal] if self._phase == _SECRET else None
+
+    def _refusal(self, action: TikiToppleAction) -> str:
+        # Why an action is refused, by the rules (see refusals), else in the core's general
+        # words. Only called on a refusal.
+        reason = refusals.refusal(self, action)
+        return super()._refusal(action) if reason is None else reason
 
     # ----------------------------------------------------------------- reading the position
 
