@@ -28,7 +28,7 @@ between every two distinct open squares, facing N.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations_with_replacement
+from itertools import chain, combinations_with_replacement, compress
 from typing import Final
 
 from mypy_extensions import mypyc_attr
@@ -37,6 +37,7 @@ from tikigames.core.action import Action, ActionTable
 from tikigames.paiko.data import (
     ALL_SQUARES,
     BIT,
+    COVER_BITS,
     FACED,
     FACINGS,
     NUM_SQUARES,
@@ -48,6 +49,7 @@ from tikigames.paiko.data import (
     SQUARE_NAMES,
     TAG,
     TAG_SHIFT,
+    THREAT_BITS,
     TILE_INDEX,
     TILES,
     reach,
@@ -69,6 +71,18 @@ KIND_NAMES: Final = ("draft", "draw", "deploy", "shift", "turn", "redeploy", "st
 
 #: The most tiles one draw takes.
 MAX_DRAW: Final = 3
+
+#: How the rules engine finds a tile's moves (``PaikoTable.moves``): not at all (a Lotus or an
+#: Air never moves), as a Sword, Bow or Earth, as a Fire, a Sai or a Water.
+MOVES_STILL: Final = 0
+MOVES_PLAIN: Final = 1
+MOVES_FIRE: Final = 2
+MOVES_SAI: Final = 3
+MOVES_WATER: Final = 4
+_HOW_TILE: Final = (MOVES_SAI, MOVES_PLAIN, MOVES_PLAIN, MOVES_STILL, MOVES_STILL, MOVES_FIRE,
+                    MOVES_PLAIN, MOVES_WATER)  # fmt: skip
+#: Per kind (``tile << 2 | facing``), how its moves are found.
+HOW: Final = tuple(_HOW_TILE[kind >> 2] for kind in range(NUM_TILES * 4))
 
 
 @mypyc_attr(native_class=False)  # an int subclass: mypyc compiles it as a Python class
@@ -134,12 +148,16 @@ class PaikoTable(ActionTable[PaikoAction]):
             shift from there, in id order (``data.SHIFT_TARGETS``).
         far: ``far[square]``: ``(target, middles, actions by facing)`` for each two-step target,
             in id order, with the squares such a shift may pass through.
+        shift_bits, shift_actions, shift_actions_n: ``[square]``: for each shift target from
+            there (one step, then two, in id order), its bit (``data.BIT``), its actions by
+            facing, and its one action facing N as a 1-tuple.
         turns: ``turns[square]``: the 4 turn actions (``()`` on a black square).
         redeploys: ``redeploys[src][dst]``: the redeploy action, or ``None``.
         turns_from: ``turns_from[square][facing]``: the 3 turns to the other facings.
-        moves: ``moves[kind][square]``: ``(REGION, TAG, turns)`` of a tile of that kind there
-            (``data.TAG``; its 3 turns to the other facings if it may turn, else ``()``), in one
-            lookup for the engine's loop over the tiles.
+        moves: ``moves[kind][square]``: ``(how, REGION, TAG, turns, mask)`` of a tile of that
+            kind there (:data:`HOW`; ``data.TAG``; its 3 turns to the other facings if it may
+            turn, else ``()``; its threat pattern for a Fire, its cover pattern for a Sai or a
+            Water, as masks), in one lookup for the engine's loop over the tiles.
         slots: ``slots[kind][square]``: the candidate moves of a tile of that kind there, for
             the rejection sampler of ``PaikoState.random_action``: every shift over an empty
             board (:data:`SLOT_TARGETS` targets, ``None`` for those the square lacks) in each
@@ -167,6 +185,9 @@ class PaikoTable(ActionTable[PaikoAction]):
         "pass_",
         "reach_memo",
         "redeploys",
+        "shift_actions",
+        "shift_actions_n",
+        "shift_bits",
         "slots",
         "stay",
         "turns",
@@ -179,9 +200,12 @@ class PaikoTable(ActionTable[PaikoAction]):
     deploys_n: tuple[tuple[PaikoAction, ...], ...]
     near: tuple[tuple[tuple[int, tuple[PaikoAction, ...]], ...], ...]
     far: tuple[tuple[tuple[int, tuple[int, ...], tuple[PaikoAction, ...]], ...], ...]
+    shift_bits: tuple[tuple[int, ...], ...]
+    shift_actions: tuple[tuple[tuple[PaikoAction, ...], ...], ...]
+    shift_actions_n: tuple[tuple[tuple[PaikoAction, ...], ...], ...]
     turns: tuple[tuple[PaikoAction, ...], ...]
     turns_from: tuple[tuple[tuple[PaikoAction, ...], ...], ...]
-    moves: tuple[tuple[tuple[int, int, tuple[PaikoAction, ...]], ...], ...]
+    moves: tuple[tuple[tuple[int, int, int, tuple[PaikoAction, ...], int], ...], ...]
     redeploys: tuple[tuple[PaikoAction | None, ...], ...]
     slots: tuple[tuple[tuple[PaikoAction | None, ...], ...], ...]
     stay: PaikoAction
@@ -244,11 +268,10 @@ class PaikoTable(ActionTable[PaikoAction]):
             reached_key = mask | tag << TAG_SHIFT
             found = self._reached_cache.get(reached_key)
             if found is None:
-                found = tuple(
-                    action
-                    for _, actions in self.targets(mask, origin)
-                    for action in (actions if faced else actions[:1])
-                )
+                # The targets' actions picked by their bits, flattened, in C calls.
+                rows = self.shift_actions[origin] if faced else self.shift_actions_n[origin]
+                picked = compress(rows, map(mask.__and__, self.shift_bits[origin]))
+                found = tuple(chain.from_iterable(picked))
                 if len(self._reached_cache) >= _REACHED_CACHE_SIZE:
                     self._reached_cache.clear()
                 self._reached_cache[reached_key] = found
@@ -400,6 +423,9 @@ def build_table() -> PaikoTable:
         tuple((target, middles, acts) for target, steps, middles, acts in row if steps == 2)
         for row in shifts
     )
+    table.shift_bits = tuple(tuple(BIT[target] for target, _, _, _ in row) for row in shifts)
+    table.shift_actions = tuple(tuple(acts for _, _, _, acts in row) for row in shifts)
+    table.shift_actions_n = tuple(tuple(acts[:1] for _, _, _, acts in row) for row in shifts)
     table.turns = turns
     table.turns_from = tuple(
         tuple(tuple(row[f] for f in range(4) if f != facing) for facing in range(4)) if row else ()
@@ -409,9 +435,11 @@ def build_table() -> PaikoTable:
     table.moves = tuple(
         tuple(
             (
+                HOW[kind],
                 REGION[kind][s],
                 TAG[kind][s],
                 table.turns_from[s][kind & 3] if FACED[kind >> 2] and turns[s] else (),
+                THREAT_BITS[kind][s] if HOW[kind] == MOVES_FIRE else COVER_BITS[kind][s],
             )
             for s in ALL_SQUARES
         )

@@ -22,10 +22,12 @@ from __future__ import annotations
 import math
 from bisect import insort
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, compress
 from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Any, Final, cast
+
+from typing_extensions import Self
 
 from tikigames.core.constants import TERMINAL
 from tikigames.core.state import State
@@ -35,6 +37,11 @@ from tikigames.paiko.actions import (
     DRAFT,
     DRAW,
     GIVE,
+    HOW,
+    MOVES_FIRE,
+    MOVES_PLAIN,
+    MOVES_STILL,
+    MOVES_WATER,
     PASS,
     REDEPLOY,
     SHIFT,
@@ -46,11 +53,9 @@ from tikigames.paiko.actions import (
 )
 from tikigames.paiko.data import (
     ALL_BITS,
-    ALL_SQUARES,
     BIT,
     COPIES,
     COVER,
-    COVER_BITS,
     COVER_SETS,
     DRAFT_ORDER,
     DRAFTING,
@@ -97,15 +102,11 @@ __all__ = ["PaikoState"]
 
 #: Where the board stores "no tile".
 EMPTY: Final = -1
-#: Per kind, how :meth:`PaikoState._piece_moves` finds its moves: not at all (a Lotus or an
-#: Air never moves), as a Sword, Bow or Earth, as a Fire, a Sai or a Water.
-_STILL: Final = 0
-_PLAIN: Final = 1
-_FIRE: Final = 2
-_SAI: Final = 3
-_WATER: Final = 4
-_HOW_TILE: Final = (_SAI, _PLAIN, _PLAIN, _STILL, _STILL, _FIRE, _PLAIN, _WATER)
-HOW: Final = tuple(_HOW_TILE[kind >> 2] for kind in range(NUM_TILES * 4))
+# How a tile's moves are found (``actions.HOW``), by shorter names.
+_STILL: Final = MOVES_STILL
+_PLAIN: Final = MOVES_PLAIN
+_FIRE: Final = MOVES_FIRE
+_WATER: Final = MOVES_WATER
 #: Per kind, the group of the mover lists (``PaikoState._movers``): 0 for a Sai, Bow or Fire
 #: (:data:`FACED_SLOTS` slots: 12 shift targets in 4 facings, then 3 turns), 1 for a Sword, 2
 #: for a Water (12 slots, then a Water's redeploys), 3 for an Earth (4); −1 for a tile that never
@@ -142,6 +143,8 @@ def _in_hand(hand: list[int]) -> tuple[int, bool, tuple[int, ...]]:
 ATTEMPTS: Final = 12
 #: The kind of a Water (always facing N).
 WATER_N: Final = WATER << 2
+#: Whether a threat count allows a Lotus's deploy (``3 > count``).
+_AT_MOST_2: Final = (3).__gt__
 #: A Water whose redeploys need not cover any own tile.
 NO_EXPOSED: Final[tuple[int, ...]] = ()
 
@@ -179,6 +182,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         "_max_turns",
         "_mover",
         "_movers",
+        "_moving",
         "_passes",
         "_phase",
         "_picks",
@@ -207,6 +211,9 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         #: Per player and group (:data:`GROUP`), the squares of their tiles that may move,
         #: sorted: the rejection sampler of :meth:`random_action` draws among their slots.
         self._movers: list[list[list[int]]] = [[[], [], [], []], [[], [], [], []]]
+        #: Per player, the squares of all their tiles that may move, sorted: the engine's loop
+        #: over the tiles skips the Lotuses and Airs.
+        self._moving: list[list[int]] = [[], []]
         self._hand: list[list[int]] = [[0] * NUM_TILES for _ in range(2)]
         self._reserve: list[list[int]] = [[COPIES] * NUM_TILES for _ in range(2)]
         #: Per player, what the hand and the reserve allow, or ``None`` until it is needed
@@ -367,6 +374,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         group = GROUP[piece & 31]
         if group >= 0:
             insort(self._movers[player][group], square)
+            insort(self._moving[player], square)
         self._maps.place(square, piece)
         if piece >> 2 & 7 != LOTUS:
             self._score[player] += VALUE[player][square]
@@ -379,6 +387,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         group = GROUP[piece & 31]
         if group >= 0:
             self._movers[player][group].remove(square)
+            self._moving[player].remove(square)
         self._maps.lift(square, piece)
         if piece >> 2 & 7 != LOTUS:
             self._score[player] -= VALUE[player][square]
@@ -415,25 +424,21 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         if supply is None:
             supply = self._supply_of(p)
         legal: list[PaikoAction] = list(supply[0])
-        mine = self._tiles[p]
         danger = maps.danger[p]
         # The own tiles that one more threat would make capturable (their danger counts BLOCKED).
-        fragile = [s for s in mine if danger[s] > BLOCKED]
-        shifts, turns, waters = self._piece_moves(p, mine, fragile)
+        fragile = [s for s in self._tiles[p] if danger[s] > BLOCKED]
         # Deploy squares of every tile but the Lotus: open, empty, no threat against p (cover
         # ignored), and in p's homeground or threatened by a tile of p.
         targets = squares_of(OPEN_BITS & maps.calm[p] & maps.backed[p] & ~maps.taken)
         # One C call picks a row's entries on every target.
         pick = itemgetter(*targets) if len(targets) > 1 else None
-        hand = self._hand[p]
-        for tile in range(NUM_TILES):
-            if not hand[tile]:
-                continue
+        for tile in supply[1][2]:
             if tile == LOTUS:
+                # On any empty square with at most 2 threats, picked in C calls.
                 row_n = lk.deploys_n[tile]
-                board = self._board
-                against = maps.against[p]
-                legal += [row_n[s] for s in ALL_SQUARES if against[s] <= 2 and board[s] < 0]
+                empty = squares_of(ALL_BITS & ~maps.taken)
+                calm = map(_AT_MOST_2, map(maps.against[p].__getitem__, empty))
+                legal += compress(map(row_n.__getitem__, empty), calm)
             elif not FACED[tile]:
                 row_n = lk.deploys_n[tile]
                 legal += map(row_n.__getitem__, targets) if pick is None else pick(row_n)
@@ -454,7 +459,8 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
                 legal += chain.from_iterable(
                     map(row.__getitem__, targets) if pick is None else pick(row)
                 )
-        legal += shifts
+        # The shifts go straight into the list; the turns and the redeploys follow.
+        turns, waters = self._piece_moves(p, fragile, legal)
         legal += turns
         for origin, exposed in waters:
             row_r = cast("tuple[PaikoAction, ...]", lk.redeploys[origin])
@@ -465,10 +471,11 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         return legal
 
     def _piece_moves(
-        self, p: int, mine: list[int], fragile: list[int]
-    ) -> tuple[list[PaikoAction], list[PaikoAction], list[tuple[int, tuple[int, ...]]]]:
-        """The shifts and the turns of p's tiles on ``mine`` (sorted), in id order, and
-        ``(square, exposed)`` for each Water that may redeploy (see :meth:`_tile_moves`).
+        self, p: int, fragile: list[int], shifts: list[PaikoAction]
+    ) -> tuple[list[PaikoAction], list[tuple[int, tuple[int, ...]]]]:
+        """Append to ``shifts`` the shifts of p's tiles, in id order; return their turns, in id
+        order, and ``(square, exposed)`` for each Water that may redeploy (see
+        :meth:`_tile_moves`).
 
         Most tiles take the fast path: lifting a Sword, Bow or Earth changes none of p's maps; a
         Fire's lifted threat only frees the squares of its pattern whose danger is exactly 1
@@ -480,7 +487,6 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         board = self._board
         lk = self._lk
         blocked = self._last[p] if self._limit and self._count[p] >= self._limit else -1
-        shifts: list[PaikoAction] = []
         turns: list[PaikoAction] = []
         waters: list[tuple[int, tuple[int, ...]]] = []
         maps = self._maps
@@ -493,24 +499,14 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         risky = free & ~free_fire | shaky
         cache = lk.reach_memo
         moves = lk.moves
-        for square in mine:
-            piece = board[square]
-            kind = piece & 31
-            how = HOW[kind]
+        for square in self._moving[p]:
+            how, region, tag, turn, mask = moves[board[square] & 31][square]
+            if square == blocked:
+                continue
             if how == _PLAIN:
-                if square != blocked:
-                    region, tag, turn = moves[kind][square]
-                    key = free & region | tag
-                    found = cache.get(key)
-                    shifts += lk.reached(key) if found is None else found
-                    turns += turn
-                continue
-            if not how or square == blocked:
-                continue
-            region, tag, turn = moves[kind][square]
-            if how == _FIRE:
-                pattern = THREAT_BITS[kind][square]
-                passable = free_fire | free & pattern
+                key = free & region | tag
+            elif how == _FIRE:
+                passable = free_fire | free & mask
                 if shaky & FIRE_REACH_BITS[square] & ~BIT[square]:
                     # The fragile own tiles this Fire's new pattern must avoid: those it may
                     # reach that stay fragile without its threat.
@@ -521,30 +517,30 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
                         for s in fragile
                         if BIT[s] & zone
                         and s != square
-                        and danger[s] - (BIT[s] & pattern > 0) > BLOCKED
+                        and danger[s] - (BIT[s] & mask > 0) > BLOCKED
                     ]
                     if near:
                         unsafe = fire_unsafe(near)
                         shifts += lk.reached_avoiding(passable & region | tag, unsafe)
                         bit = BIT[square]
-                        current = kind & 3
+                        current = board[square] & 3
                         row = lk.turns[square]
                         turns += [row[f] for f in range(4) if f != current and not bit & unsafe[f]]
                         continue
-            elif COVER_BITS[kind][square] & risky:
-                exposed = self._tile_moves(square, piece, shifts, turns)
+                key = passable & region | tag
+            elif mask & risky:
+                exposed = self._tile_moves(square, board[square], shifts, turns)
                 if exposed is not None:
                     waters.append((square, exposed))
                 continue
             else:
-                passable = free
+                key = free & region | tag
                 if how == _WATER:
                     waters.append((square, NO_EXPOSED))
-            key = passable & region | tag
             found = cache.get(key)
             shifts += lk.reached(key) if found is None else found
             turns += turn
-        return shifts, turns, waters
+        return turns, waters
 
     def _tile_moves(
         self, origin: int, piece: int, shifts: list[PaikoAction], turns: list[PaikoAction]
@@ -1004,6 +1000,16 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
 
     # ----------------------------------------------------------------- copies and identity
 
+    def clone(self) -> Self:
+        """An independent copy, history and undo records included (see
+        :meth:`State.clone <tikigames.State.clone>`).
+
+        The class is named here rather than taken from ``type(self)``: compiled by mypyc, a
+        call of the class by name runs ``__init__`` once, where calling ``type(self)`` runs it
+        twice (the class's ``__new__`` and the base class's ``__init__`` slot both run it), and
+        a clone would copy everything twice."""
+        return cast(Self, PaikoState(self._game, self))
+
     def _copy_into(self, new: PaikoState) -> None:
         new._limit = self._limit
         new._max_turns = self._max_turns
@@ -1013,6 +1019,7 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         new._maps = self._maps.copy()
         new._tiles = [self._tiles[0].copy(), self._tiles[1].copy()]
         new._movers = [[squares.copy() for squares in groups] for groups in self._movers]
+        new._moving = [self._moving[0].copy(), self._moving[1].copy()]
         new._hand = [self._hand[0].copy(), self._hand[1].copy()]
         new._reserve = [self._reserve[0].copy(), self._reserve[1].copy()]
         new._supply = self._supply.copy()

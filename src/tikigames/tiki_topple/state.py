@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from itertools import product
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
+
+from typing_extensions import Self
 
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.errors import IllegalActionError
@@ -546,6 +548,16 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         self._next, self._prev = _turn_order(seats, self._players)
 
     # ----------------------------------------------------------------- copies and identity
+
+    def clone(self) -> Self:
+        """An independent copy, history and undo records included (see
+        :meth:`State.clone <tikigames.State.clone>`).
+
+        The class is named here rather than taken from ``type(self)``: compiled by mypyc, a
+        call of the class by name runs ``__init__`` once, where calling ``type(self)`` runs it
+        twice (the class's ``__new__`` and the base class's ``__init__`` slot both run it), and
+        a clone would copy everything twice."""
+        return cast(Self, TikiToppleState(self._game, self))
 
     def _copy_into(self, new: TikiToppleState) -> None:
         new._players = self._players
