@@ -1008,6 +1008,8 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
         call of the class by name runs ``__init__`` once, where calling ``type(self)`` runs it
         twice (the class's ``__new__`` and the base class's ``__init__`` slot both run it), and
         a clone would copy everything twice."""
+        if type(self) is not PaikoState:  # a subclass: its own class, at the cost of the slot
+            return type(self)(self._game, self)
         return cast(Self, PaikoState(self._game, self))
 
     def _copy_into(self, new: PaikoState) -> None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
+
+from typing_extensions import Self
 
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.core.state import State
@@ -1014,6 +1016,18 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             self._pile[used] -= 1
 
     # ----------------------------------------------------------------- copies and identity
+
+    def clone(self) -> Self:
+        """An independent copy, history and undo records included (see
+        :meth:`State.clone <tikigames.State.clone>`).
+
+        The class is named here rather than taken from ``type(self)``: compiled by mypyc, a
+        call of the class by name runs ``__init__`` once, where calling ``type(self)`` runs it
+        twice (the class's ``__new__`` and the base class's ``__init__`` slot both run it), and
+        a clone would copy everything twice."""
+        if type(self) is not TacTikState:  # a subclass: its own class, at the cost of the slot
+            return type(self)(self._game, self)
+        return cast(Self, TacTikState(self._game, self))
 
     def _copy_into(self, new: TacTikState) -> None:
         new._rules = self._rules

@@ -20,7 +20,9 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from operator import add
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
+
+from typing_extensions import Self
 
 from tikigames.core.constants import TERMINAL
 from tikigames.core.errors import IllegalActionError
@@ -467,6 +469,18 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         tops[1] = tops1
 
     # ----------------------------------------------------------------- copies and identity
+
+    def clone(self) -> Self:
+        """An independent copy, history and undo records included (see
+        :meth:`State.clone <tikigames.State.clone>`).
+
+        The class is named here rather than taken from ``type(self)``: compiled by mypyc, a
+        call of the class by name runs ``__init__`` once, where calling ``type(self)`` runs it
+        twice (the class's ``__new__`` and the base class's ``__init__`` slot both run it), and
+        a clone would copy everything twice."""
+        if type(self) is not TacTikiState:  # a subclass: its own class, at the cost of the slot
+            return type(self)(self._game, self)
+        return cast(Self, TacTikiState(self._game, self))
 
     def _copy_into(self, new: TacTikiState) -> None:
         new._max_turns = self._max_turns
