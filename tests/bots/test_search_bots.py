@@ -390,5 +390,7 @@ def test_a_time_budget_gives_a_distribution_too() -> None:
 
 
 def test_visit_distribution_normalises_and_falls_back_to_uniform() -> None:
-    assert visit_distribution([4, 9], [3.0, 1.0]) == {4: 0.75, 9: 0.25}
-    assert visit_distribution([4, 9], [0.0, 0.0]) == {4: 0.5, 9: 0.5}
+    game = tikigames.load("tiki_topple")
+    a, b = game.action(4), game.action(9)  # actions, as the function is typed (and compiled)
+    assert visit_distribution([a, b], [3.0, 1.0]) == {a: 0.75, b: 0.25}
+    assert visit_distribution([a, b], [0.0, 0.0]) == {a: 0.5, b: 0.5}

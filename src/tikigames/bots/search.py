@@ -178,9 +178,11 @@ def visit_distribution(legal: Sequence[Action], visits: Sequence[float]) -> dict
     order of ``legal``, so the shares sum to 1 (uniform if nothing was visited, which a search
     of at least one iteration never leaves).
 
+    >>> import tikigames
     >>> from tikigames.bots.search import visit_distribution
-    >>> visit_distribution([3, 5, 8], [6, 2, 0])
-    {3: 0.75, 5: 0.25, 8: 0.0}
+    >>> legal = [tikigames.load("paiko").action(i) for i in (3, 5, 8)]
+    >>> list(visit_distribution(legal, [6, 2, 0]).values())
+    [0.75, 0.25, 0.0]
     """
     total = 0.0
     for count in visits:

@@ -63,7 +63,9 @@ def play(
         else:
             # A bot may return any id (a numpy integer, say): apply_action checks and coerces it,
             # and the table's action is what the history holds.
-            chosen: object = bots[player].act(state.observation(player), rng)
+            # (Through Any: compiled, a call typed to return an Action checks that it does.)
+            bot: Any = bots[player]
+            chosen: object = bot.act(state.observation(player), rng)
             try:
                 state.apply_action(chosen)
             except IllegalActionError as error:
