@@ -101,6 +101,20 @@ def test_bots_are_sent_once_per_worker(tmp_path: Path) -> None:
     assert len(pids) == 2 and len(set(pids)) == 2
 
 
+def test_durable_records_resume_on_ray(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    bots = [RandomBot(), RandomBot()]
+    whole = tikigames.arena(GAME, bots, games=6, workers=2, seed=2, labels=["a", "b"])
+    tikigames.arena(GAME, bots, games=6, workers=2, seed=2, labels=["a", "b"], out=out,
+                    backend="ray")  # fmt: skip
+    out.write_text("".join(out.read_text().splitlines(keepends=True)[:4]))  # 3 games kept
+    resumed = tikigames.arena(
+        GAME, bots, games=6, workers=2, labels=["a", "b"], out=out, resume=True, backend="ray"
+    )
+    assert resumed == whole and resumed.resumed == 3
+
+
+# Last: after a worker is killed, this machine's Ray once hung exporting the next actor class.
 def test_errors_and_dead_workers_on_ray(tmp_path: Path) -> None:
     labels = ["flaky", "random"]
     raising = tikigames.arena(GAME, [Flaky(), RandomBot()], games=6, seed=5, labels=labels)
@@ -116,16 +130,3 @@ def test_errors_and_dead_workers_on_ray(tmp_path: Path) -> None:
     assert [e.index for e in dying.errors] == [e.index for e in raising.errors]
     assert all(e.error == WORKER_DIED for e in dying.errors)
     assert dying.records == raising.records
-
-
-def test_durable_records_resume_on_ray(tmp_path: Path) -> None:
-    out = tmp_path / "games.jsonl"
-    bots = [RandomBot(), RandomBot()]
-    whole = tikigames.arena(GAME, bots, games=6, workers=2, seed=2, labels=["a", "b"])
-    tikigames.arena(GAME, bots, games=6, workers=2, seed=2, labels=["a", "b"], out=out,
-                    backend="ray")  # fmt: skip
-    out.write_text("".join(out.read_text().splitlines(keepends=True)[:4]))  # 3 games kept
-    resumed = tikigames.arena(
-        GAME, bots, games=6, workers=2, labels=["a", "b"], out=out, resume=True, backend="ray"
-    )
-    assert resumed == whole and resumed.resumed == 3
