@@ -363,7 +363,8 @@ def _medians(name: str, rounds: Sequence[dict[str, float]]) -> Bench:
     return Bench(name, {key: statistics.median(values) for key, values in samples.items()}, samples)
 
 
-def _check(seconds: float, rounds: int) -> None:
+def check_budget(seconds: float, rounds: int) -> None:
+    """``seconds`` and ``rounds`` make a measurement (a ``ValueError`` says what is wrong)."""
     if not (seconds > 0 and math.isfinite(seconds)):
         raise ValueError(f"seconds must be a positive number, not {seconds!r}")
     if rounds < 1:
@@ -380,7 +381,7 @@ def bench_game(
     Raises:
         ValueError: ``seconds`` is not positive or ``rounds`` is below 1.
     """
-    _check(seconds, rounds)
+    check_budget(seconds, rounds)
     measured = [_round(game, seconds, random.Random(seed + r)) for r in range(rounds)]
     return _medians(game.name, measured)
 
@@ -407,18 +408,20 @@ def _bench_chess(chess: Any, seconds: float, rounds: int, seed: int) -> Bench:
     return _medians("python-chess", measured)
 
 
-def _optional(module: str) -> Any:
-    """The optional module ``module``, imported by name, or ``None`` where it is not installed
-    (a module it fails to import itself is an error, not a missing package)."""
+def optional_module(module: str, *, needs_optional: bool = False) -> Any:
+    """The optional module ``module``, imported by name, or ``None`` where it is not installed.
+    A package it fails to import is an error, unless ``needs_optional`` (the module's own
+    dependencies are optional too, as PettingZoo's classic games need pygame and rlcard)."""
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as error:
-        if error.name != module:
+        if error.name != module and not needs_optional:
             raise
         return None
 
 
-def _version(distribution: str) -> str | None:
+def package_version(distribution: str) -> str | None:
+    """The installed version of ``distribution``, or ``None``."""
     try:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
@@ -428,7 +431,7 @@ def _version(distribution: str) -> str | None:
 # The text of a run, line by line as it goes (``progress``).
 
 
-def _rate(value: float) -> str:
+def rate_text(value: float) -> str:
     """Three significant digits: 812, 81.2k, 8.12M."""
     for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if value >= scale * 0.9995:  # what rounds to 1000 of a unit is 1 of the next
@@ -446,10 +449,10 @@ def _times(value: float) -> str:
 
 #: The columns of a game's line: key, title, format.
 _COLUMNS: Final[tuple[tuple[str, str, Callable[[float], str]], ...]] = (
-    ("openspiel_style_per_s", "playout/s", _rate),
-    ("library_style_per_s", "fast/s", _rate),
-    ("legal_per_s", "legal/s", _rate),
-    ("apply_undo_per_s", "apply+undo/s", _rate),
+    ("openspiel_style_per_s", "playout/s", rate_text),
+    ("library_style_per_s", "fast/s", rate_text),
+    ("legal_per_s", "legal/s", rate_text),
+    ("apply_undo_per_s", "apply+undo/s", rate_text),
     ("clone_us", "clone µs", _us),
     ("observation_us", "obs µs", _us),
     ("resample_us", "resample µs", _us),
@@ -457,7 +460,7 @@ _COLUMNS: Final[tuple[tuple[str, str, Callable[[float], str]], ...]] = (
     ("svg_us", "svg µs", _us),
     ("obs_svg_us", "obs svg µs", _us),
     ("tensor_us", "tensor µs", _us),
-    ("search_it_per_s", "search it/s", _rate),
+    ("search_it_per_s", "search it/s", rate_text),
     ("mean_game_length", "length", lambda value: f"{value:.1f}"),
 )
 _NAME_WIDTH: Final = 14
@@ -489,7 +492,7 @@ def _header(env: dict[str, Any], seconds: float, rounds: int) -> list[str]:
 
 
 def _yardstick(name: str, playout: float | None, legal: float | None) -> str:
-    cells = ["" if value is None else _rate(value) for value in (playout, legal)]
+    cells = ["" if value is None else rate_text(value) for value in (playout, legal)]
     return _row(name, cells, [9, 9], _YARDSTICK_WIDTH)
 
 
@@ -523,7 +526,7 @@ def _multiples_table(run: BenchRun) -> list[str]:
 
 
 def _compare(seconds: float, rounds: int, seed: int, say: Callable[[str], None]) -> Comparison:
-    modules = {module: _optional(module) for module in _DISTRIBUTIONS}
+    modules = {module: optional_module(module) for module in _DISTRIBUTIONS}
     missing = [_DISTRIBUTIONS[name] for name, module in modules.items() if module is None]
     for distribution in missing:
         say(
@@ -546,9 +549,9 @@ def _compare(seconds: float, rounds: int, seed: int, say: Callable[[str], None])
         say(_yardstick(chess_result.name, None, chess_result.figures["legal_per_s"]))
     return Comparison(
         openspiel,
-        _version("open_spiel") if pyspiel is not None else None,
+        package_version("open_spiel") if pyspiel is not None else None,
         chess_result,
-        _version("chess") if chess is not None else None,
+        package_version("chess") if chess is not None else None,
         missing,
     )
 
@@ -572,7 +575,7 @@ def bench(
     Raises:
         ValueError: ``seconds`` is not positive or ``rounds`` is below 1.
     """
-    _check(seconds, rounds)
+    check_budget(seconds, rounds)
     say = progress or (lambda line: None)
     env = environment()
     for line in _header(env, seconds, rounds):

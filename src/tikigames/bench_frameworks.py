@@ -27,9 +27,6 @@ A tool, in the top layer: built on the library, it may import any of it.
 
 from __future__ import annotations
 
-import importlib
-import importlib.metadata
-import math
 import random
 import statistics
 import time
@@ -38,7 +35,13 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import tikigames
-from tikigames.bench import environment
+from tikigames.bench import (
+    check_budget,
+    environment,
+    optional_module,
+    package_version,
+    rate_text,
+)
 
 __all__ = [
     "OPENSPIEL_GAMES",
@@ -219,32 +222,7 @@ def _measure(
     return rates
 
 
-def _optional(module: str) -> Any:
-    """The optional module ``module``, or ``None`` where it (or a package it needs) is not
-    installed."""
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError:
-        return None
-
-
-def _version(distribution: str) -> str | None:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
 # The table, a line at a time.
-
-
-def _rate(value: float) -> str:
-    """Three significant digits: 812, 81.2k, 8.12M."""
-    for scale, suffix in ((1e6, "M"), (1e3, "k")):
-        if value >= scale * 0.9995:
-            return f"{value / scale:.3g}{suffix}"
-    return f"{value:.3g}"
-
 
 _NAME_WIDTH: Final = 30
 
@@ -254,27 +232,20 @@ def _line(rate: FrameworkRate | None) -> str:
         return f"{'environment':{_NAME_WIDTH}}{'steps/s':>10}{'length':>10}"
     length = "" if rate.mean_length is None else f"{rate.mean_length:.1f}"
     label = rate.name if rate.tikigames else f"{rate.name} (own)"
-    return f"{label:{_NAME_WIDTH}}{_rate(rate.steps_per_s):>10}{length:>10}"
-
-
-def _check(seconds: float, rounds: int) -> None:
-    if not (seconds > 0 and math.isfinite(seconds)):
-        raise ValueError(f"seconds must be a positive number, not {seconds!r}")
-    if rounds < 1:
-        raise ValueError(f"rounds must be at least 1, not {rounds!r}")
+    return f"{label:{_NAME_WIDTH}}{rate_text(rate.steps_per_s):>10}{length:>10}"
 
 
 def _pettingzoo_part(
     names: Sequence[str], seconds: float, rounds: int, seed: int, say: Callable[[str], None]
 ) -> tuple[list[FrameworkRate], list[str]]:
-    adapter = _optional(_PETTINGZOO_ADAPTER)
+    adapter = optional_module(_PETTINGZOO_ADAPTER, needs_optional=True)
     if adapter is None:
         return [], ["pettingzoo (pip install 'tikigames[pettingzoo]')"]
     targets = [_Target("pettingzoo", name, True, _pettingzoo_steps, adapter.env(name))
                for name in names]  # fmt: skip
     missing = []
     for name, module_name in PETTINGZOO_GAMES.items():
-        module = _optional(module_name)
+        module = optional_module(module_name, needs_optional=True)
         if module is None:
             missing.append(f"{name} (pip install 'pettingzoo[classic]')")
         else:
@@ -290,17 +261,19 @@ def _pettingzoo_part(
 def _openspiel_part(
     names: Sequence[str], seconds: float, rounds: int, seed: int, say: Callable[[str], None]
 ) -> tuple[list[FrameworkRate], list[str]]:
-    pyspiel = _optional("pyspiel")
+    pyspiel = optional_module("pyspiel", needs_optional=True)
     if pyspiel is None:
         return [], ["open_spiel (pip install 'tikigames[openspiel]')"]
     missing = []
     games: list[tuple[str, bool]] = []
-    if _optional(_OPENSPIEL_ADAPTER) is None:  # importing it registers tikigames_<name>
+    # Importing the adapter registers tikigames_<name>.
+    if optional_module(_OPENSPIEL_ADAPTER, needs_optional=True) is None:
         missing.append(f"tikigames_<name> ({_OPENSPIEL_ADAPTER} is not available)")
     else:
         games += [(f"tikigames_{name}", True) for name in names]
     for name, module_name in OPENSPIEL_GAMES.items():
-        if _optional(module_name) is None:  # importing it registers the game
+        # Importing it registers the game.
+        if optional_module(module_name, needs_optional=True) is None:
             missing.append(f"{name} ({module_name} is not installed)")
         else:
             games.append((name, False))
@@ -334,10 +307,10 @@ def bench_frameworks(
     Raises:
         ValueError: ``seconds`` is not positive or ``rounds`` is below 1.
     """
-    _check(seconds, rounds)
+    check_budget(seconds, rounds)
     say = progress or (lambda line: None)
     env = environment()
-    versions = {name: _version(name) for name in ("pettingzoo", "open_spiel")}
+    versions = {name: package_version(name) for name in ("pettingzoo", "open_spiel")}
     say(
         f"tikigames {env['tikigames']} (compiled = {env['compiled']}), Python {env['python']}, "
         f"{env['platform']}, {env['cpus']} CPUs; PettingZoo {versions['pettingzoo']}, "
