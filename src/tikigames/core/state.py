@@ -543,6 +543,10 @@ class State(ABC, Generic[A, G, Obs]):
 
         The copy is made by the constructor (``type(self)(game, source=self)``), not by
         ``__new__`` and assignments: a class compiled by mypyc cannot skip its ``__init__``.
+        Compiled, calling ``type(self)`` runs ``__init__`` twice (the class's ``__new__`` and
+        the base class's ``__init__`` slot both run it), so each game's state overrides this
+        with a call of its class by name, which runs it once, falling back to ``type(self)``
+        for a subclass.
         """
         return type(self)(self._game, self)
 

@@ -471,13 +471,8 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
     # ----------------------------------------------------------------- copies and identity
 
     def clone(self) -> Self:
-        """An independent copy, history and undo records included (see
-        :meth:`State.clone <tikigames.State.clone>`).
-
-        The class is named here rather than taken from ``type(self)``: compiled by mypyc, a
-        call of the class by name runs ``__init__`` once, where calling ``type(self)`` runs it
-        twice (the class's ``__new__`` and the base class's ``__init__`` slot both run it), and
-        a clone would copy everything twice."""
+        """:meth:`State.clone <tikigames.State.clone>`, with the class named so that compiled,
+        ``__init__`` runs once (see the base class)."""
         if type(self) is not TacTikiState:  # a subclass: its own class, at the cost of the slot
             return type(self)(self._game, self)
         return cast(Self, TacTikiState(self._game, self))
