@@ -299,7 +299,9 @@ def resampler_draws_independent_states(
     game: AnyGame, picks: list[int], seed: int, steps: int
 ) -> None:
     """``game.resampler(obs)`` draws consistent states, each the caller's own: playing on or
-    undoing one (to the start, through any shared past) changes no other draw."""
+    undoing one (to the start, through any shared past) changes no other draw; and
+    ``game.resampler(obs, rng)`` draws, called with nothing, what a fresh ``draw(rng)`` draws
+    from an equal generator."""
     state = walk(game, picks, steps)[-1]
     rng = random.Random(seed)
     for p in _seats(state):
@@ -320,8 +322,14 @@ def resampler_draws_independent_states(
                 sample.undo_action()
             _check(sample == game.new_initial_state(), "a draw does not undo to the start")
             _check(_snapshot(first) == before, "undoing a draw changed another")
+        bound, fresh = game.resampler(obs, random.Random(seed)), game.resampler(obs)
+        twin = random.Random(seed)
+        for _ in range(2):
+            _check(bound() == fresh(twin), "game.resampler(obs, rng)() differs from draw(rng)")
     _raises(InvalidStateError, "resampler(junk)", game.resampler, "junk")
     _raises(TypeError, "draw(1)", game.resampler(state.observation(None)), 1)
+    _raises(TypeError, "draw() unbound", game.resampler(state.observation(None)))
+    _raises(TypeError, "resampler(obs, 1)", game.resampler, state.observation(None), 1)
 
 
 def evaluate_is_the_returns_at_the_end(

@@ -260,9 +260,10 @@ class Game(ABC, Generic[S, Obs, R]):
         """
         return self.resampler(obs)(rng)
 
-    def resampler(self, obs: Obs) -> Resampler[Any, Obs, S]:
+    def resampler(self, obs: Obs, rng: random.Random | None = None) -> Resampler[Any, Obs, S]:
         """Prepare to draw many states from one observation, as a search bot does once per
-        iteration: ``draw = game.resampler(obs)``, then ``draw(rng)`` as often as needed.
+        iteration: ``draw = game.resampler(obs)``, then ``draw(rng)`` as often as needed; or
+        ``draw = game.resampler(obs, rng)``, then ``draw()`` draws from that ``rng``.
 
         Each draw is distributed exactly as ``game.resample(obs, rng)``; but draws may share
         the parts of the hidden past that can no longer affect the game, which a game then
@@ -276,14 +277,21 @@ class Game(ABC, Generic[S, Obs, R]):
         >>> world = draw(random.Random(1))
         >>> world.observation(0) == state.observation(0)
         True
+        >>> worlds = game.resampler(state.observation(0), random.Random(1))
+        >>> [worlds().observation(0) == state.observation(0) for _ in range(3)]
+        [True, True, True]
 
         Raises:
             InvalidStateError: ``obs`` belongs to another game; or (when it is prepared or on
                 a draw) it is inconsistent.
+            TypeError: ``rng`` is neither ``None`` nor a ``random.Random``.
         """
         if not isinstance(obs, self.observation_class) or obs.game != self:
             raise InvalidStateError(f"that is not an observation of {self!r}")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         prepared: Resampler[Any, Obs, S] = self.resampler_class(self, obs)
+        prepared.rng = rng
         return prepared
 
     def state_from_json(self, data: object) -> S:

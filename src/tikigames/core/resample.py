@@ -40,8 +40,9 @@ class Resampler(ABC, Generic[G, Obs, S]):
     """Draws states consistent with one observation, each from the distribution the game's page
     documents (for hidden information: the exact posterior of DESIGN.md).
 
-    Build it with ``game.resampler(obs)`` (which checks that ``obs`` is the game's); call it
-    with a ``random.Random``. A subclass prepares what it can in ``__init__`` and implements
+    Build it with ``game.resampler(obs)`` or ``game.resampler(obs, rng)`` (which checks that
+    ``obs`` is the game's); call it with a ``random.Random``, or with nothing to draw from the
+    ``rng`` it was built with. A subclass prepares what it can in ``__init__`` and implements
     :meth:`draw`. Draws must be independent states; they may share the parts of the hidden
     past that can no longer affect the game (Tac-Tik's finished deals), which the game's page
     then says.
@@ -52,25 +53,38 @@ class Resampler(ABC, Generic[G, Obs, S]):
     >>> draw = game.resampler(state.observation(0))
     >>> draw(random.Random(1)) == state
     True
+    >>> bound = game.resampler(state.observation(0), random.Random(1))
+    >>> bound() == state
+    True
     """
 
     def __init__(self, game: G, obs: Obs) -> None:
         self.game = game
         self.obs = obs
+        #: The generator a call without one draws from (``game.resampler(obs, rng)``).
+        self.rng: random.Random | None = None
 
     @abstractmethod
     def draw(self, rng: random.Random) -> S:
         """One consistent state (``rng`` already checked). May raise ``InvalidStateError`` for
         an observation no state gives (some games find out only when drawing)."""
 
-    def __call__(self, rng: random.Random) -> S:
-        """One consistent state, drawn with ``rng`` (a ``random.Random``).
+    def __call__(self, rng: random.Random | None = None) -> S:
+        """One consistent state, drawn with ``rng`` (a ``random.Random``), or, when it is
+        omitted, with the generator the resampler was built with.
 
         Raises:
-            TypeError: ``rng`` is not a ``random.Random``.
+            TypeError: ``rng`` is not a ``random.Random``, or is omitted from a resampler built
+                without one.
             InvalidStateError: the observation is inconsistent.
         """
-        if not isinstance(rng, random.Random):
+        if rng is None:
+            if self.rng is None:
+                raise TypeError(
+                    "this resampler was built without an rng: call it with a random.Random"
+                )
+            rng = self.rng
+        elif not isinstance(rng, random.Random):
             raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         return self.draw(rng)
 
