@@ -44,7 +44,7 @@ import tikigames
 from tikigames.bots import ISMCTSBot, RandomBot
 from tikigames.core.action import Action, ActionTable
 from tikigames.core.constants import CHANCE, TERMINAL
-from tikigames.core.encoding import Plane, TensorLayout
+from tikigames.core.encoding import ObservationEncoder, Plane
 from tikigames.core.errors import InvalidStateError
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
@@ -178,28 +178,30 @@ class KuhnPokerObservation(Observation["KuhnPoker"]):
         return {"revealed": tuple(shown)}
 
 
-LAYOUT: Final = TensorLayout(
-    [
-        Plane("card", (3,), "the observer's card, one-hot (J, Q, K)"),
-        Plane("to_act", (2,), "the seat to act, one-hot (all 0 at a deal or the end)"),
-        Plane("betting", (3, 2), "each betting turn's pass or bet, in turn order"),
-        Plane("revealed", (2, 3), "each seat's card after a showdown, one-hot"),
-    ]
-)
+class KuhnPokerEncoder(ObservationEncoder[KuhnPokerRules, KuhnPokerObservation]):
+    """The observation tensor (``obs.tensor()``): the same planes under every rules."""
 
+    def planes(self, rules: KuhnPokerRules) -> list[Plane]:
+        return [
+            Plane("card", (3,), "the observer's card, one-hot (J, Q, K)"),
+            Plane("to_act", (2,), "the seat to act, one-hot (all 0 at a deal or the end)"),
+            Plane("betting", (3, 2), "each betting turn's pass or bet, in turn order"),
+            Plane("revealed", (2, 3), "each seat's card after a showdown, one-hot"),
+        ]
 
-def encode(obs: KuhnPokerObservation) -> list[float]:
-    """The tensor of ``obs`` in :data:`LAYOUT` (``obs.tensor()``), from the observation alone."""
-    values = LAYOUT.zeros()
-    if obs.card is not None:
-        values[CARDS.index(obs.card)] = 1.0
-    if obs.current_player >= 0:
-        values[LAYOUT.offset("to_act") + obs.current_player] = 1.0
-    for turn, text in enumerate(obs.history[2:]):  # deals first, then the betting
-        values[LAYOUT.offset("betting") + 2 * turn + (text == "bet")] = 1.0
-    for seat, card in enumerate(obs.revealed):
-        values[LAYOUT.offset("revealed") + 3 * seat + CARDS.index(card)] = 1.0
-    return values
+    def encode(self, obs: KuhnPokerObservation) -> list[float]:
+        """The tensor of ``obs``, from the observation alone."""
+        layout = self.layout
+        values = layout.zeros()
+        if obs.card is not None:
+            values[CARDS.index(obs.card)] = 1.0
+        if obs.current_player >= 0:
+            values[layout.offset("to_act") + obs.current_player] = 1.0
+        for turn, text in enumerate(obs.history[2:]):  # deals first, then the betting
+            values[layout.offset("betting") + 2 * turn + (text == "bet")] = 1.0
+        for seat, card in enumerate(obs.revealed):
+            values[layout.offset("revealed") + 3 * seat + CARDS.index(card)] = 1.0
+        return values
 
 
 def _describe(current: int, betting: Sequence[str]) -> list[str]:
@@ -273,8 +275,7 @@ class KuhnPoker(Game[KuhnPokerState, KuhnPokerObservation, KuhnPokerRules]):
     resampler_class = KuhnPokerResampler
     render_state = staticmethod(render_state)
     render_observation = staticmethod(render_observation)
-    tensor_layout = staticmethod(lambda rules: LAYOUT)
-    encode_observation = staticmethod(encode)
+    encoder_class = KuhnPokerEncoder
 
     @property
     def num_players(self) -> int:

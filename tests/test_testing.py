@@ -14,7 +14,7 @@ import pytest
 import tikigames
 from tikigames.core import Action, ActionTable, Game, Observation, State, register
 from tikigames.core.constants import TERMINAL
-from tikigames.core.encoding import Plane, TensorLayout
+from tikigames.core.encoding import ObservationEncoder, Plane
 from tikigames.testing import PROPERTIES, ConformanceError, check_game
 
 
@@ -59,13 +59,19 @@ def render(thing: object) -> str:
     return repr(thing)
 
 
-NIM_LAYOUT = TensorLayout([Plane("left", (6,), "stones left, one-hot")])
+class NimEncoder(ObservationEncoder[Any, Observation[Any]]):
+    def planes(self, rules: Any) -> list[Plane]:
+        return [Plane("left", (6,), "stones left, one-hot")]
+
+    def encode(self, obs: Observation[Any]) -> list[float]:
+        values = self.layout.zeros()
+        values[5 - sum(int(text[-1]) for text in obs.history)] = 1.0
+        return values
 
 
-def encode(obs: Observation[Any]) -> list[float]:
-    values = NIM_LAYOUT.zeros()
-    values[5 - sum(int(text[-1]) for text in obs.history)] = 1.0
-    return values
+class BlindNimEncoder(NimEncoder):
+    def encode(self, obs: Observation[Any]) -> list[float]:
+        return self.layout.zeros()
 
 
 @register  # check_game loads its states from JSON through the registry
@@ -76,8 +82,7 @@ class Nim(Game[NimState, Observation[Any], NimRules]):
     state_class = NimState
     render_state = staticmethod(render)
     render_observation = staticmethod(render)
-    tensor_layout = staticmethod(lambda rules: NIM_LAYOUT)
-    encode_observation = staticmethod(encode)
+    encoder_class = NimEncoder
 
     @property
     def num_players(self) -> int:
@@ -103,7 +108,7 @@ class BlindNim(Nim):
     a tensor, which a learner could not act on."""
 
     name = "blind_nim_for_tests"
-    encode_observation = staticmethod(lambda obs: NIM_LAYOUT.zeros())
+    encoder_class = BlindNimEncoder
 
 
 def test_check_game_passes_a_sound_game() -> None:

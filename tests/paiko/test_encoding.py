@@ -32,7 +32,7 @@ from tikigames.paiko.encoding import (
     SCORE_CAP,
     THREAT_LEVELS,
     TURN_SCALE,
-    tensor_layout,
+    PaikoEncoder,
 )
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -89,8 +89,8 @@ def test_the_shape_is_fixed_for_every_option_set(options: dict[str, Any]) -> Non
     assert game.observation_tensor_shape() == (SIZE,) == layout.shape
     shapes = {plane.name: plane.shape for plane in layout.planes}
     assert shapes["tiles"] == (2, 8, 14, 14) and shapes["threat"] == (2, THREAT_LEVELS, 14, 14)
-    assert shapes == {p.name: p.shape for p in tensor_layout(PaikoRules(1, None, True)).planes}
-    assert layout is tensor_layout(game.rules)  # one layout per distinct rules
+    other = PaikoEncoder(PaikoRules(1, None, True)).layout
+    assert shapes == {p.name: p.shape for p in other.planes}
     assert layout is tikigames.load("paiko", **options).observation_tensor_layout()
     for state in [game.new_initial_state(), *random_states(1, 60, seed=2, **options)[-1:]]:
         for player in (0, 1, None):
@@ -99,10 +99,10 @@ def test_the_shape_is_fixed_for_every_option_set(options: dict[str, Any]) -> Non
 
 
 def test_the_descriptions_name_the_scaling_of_the_options() -> None:
-    limited = tensor_layout(PaikoRules(max_turns=40, move_limit=2, draw_exact=False))
+    limited = PaikoEncoder(PaikoRules(max_turns=40, move_limit=2, draw_exact=False)).layout
     assert "/ 40" in limited.plane("turn").description
     assert "/ 2" in limited.plane("last_moved").description
-    free = tensor_layout(PaikoRules(max_turns=None, move_limit=None, draw_exact=False))
+    free = PaikoEncoder(PaikoRules(max_turns=None, move_limit=None, draw_exact=False)).layout
     assert str(TURN_SCALE) in free.plane("turn").description
     assert "no move_limit" in free.plane("last_moved").description
 

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 import tikigames
-from tikigames.tactiki.data import TacTikiRules
-from tikigames.tactiki.encoding import LEVELS, tensor_layout
+from tikigames.tactiki.encoding import LEVELS
 
 TIKI, TAC = 0, 1
 OPTION_SETS = [{}, {"strict_statue": True, "max_turns": 40}, {"max_turns": None}]
@@ -95,7 +94,7 @@ def test_the_shape_is_fixed_for_every_option_set(options: dict[str, Any]) -> Non
     assert [(p.name, p.shape) for p in layout.planes] == PLANES
     assert layout.size == 10 * 500 + 125 + 21 == 5146  # board, per square, the rest
     assert game.observation_tensor_shape() == (5146,) and LEVELS == 20
-    assert layout is tensor_layout(TacTikiRules(**game.options))  # one layout per rules
+    assert layout is tikigames.load("tactiki", **options).observation_tensor_layout()  # per rules
     assert len(game.new_initial_state().observation(0).tensor()) == 5146
     turns = layout.plane("turns").description
     limit = options.get("max_turns", 300)

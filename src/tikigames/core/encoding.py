@@ -7,10 +7,12 @@ that wants a board as an image reshapes that plane (``layout.view(values, "board
 print each game's table of planes from the same layout, so the description cannot drift from
 the code.
 
-A game writes one function of an observation (``Game.encode_observation``) that fills
-``layout.zeros()`` through the offsets of its planes. It reads the observation alone, never a
-state, so equal observations give equal tensors and a resampled world gives its player the same
-tensor: the tensor can carry no secret the observation does not.
+A game writes an :class:`ObservationEncoder` (declared as ``Game.encoder_class``): built once
+per game class and rules value, it declares the planes (:meth:`~ObservationEncoder.planes`),
+works out what its :meth:`~ObservationEncoder.encode` needs from the rules (offsets, scales,
+seat orders), and fills ``layout.zeros()`` through the offsets of its planes. It reads the
+observation alone, never a state, so equal observations give equal tensors and a resampled
+world gives its player the same tensor: the tensor can carry no secret the observation does not.
 
 >>> from tikigames.core.encoding import Plane, TensorLayout
 >>> layout = TensorLayout([
@@ -29,11 +31,18 @@ This module is in the core layer: it imports nothing from tikigames.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, Generic
 
-__all__ = ["Plane", "TensorLayout"]
+from mypy_extensions import mypyc_attr
+from typing_extensions import TypeVar
+
+__all__ = ["ObservationEncoder", "Plane", "TensorLayout"]
+
+R = TypeVar("R", default=Any)
+Obs = TypeVar("Obs", default=Any)
 
 _MAX_SIZE: Final = 1 << 24
 
@@ -122,3 +131,41 @@ class TensorLayout:
     def __repr__(self) -> str:
         planes = ", ".join(f"{p.name}{list(p.shape)}" for p in self._planes)
         return f"TensorLayout({planes}; {self._size} values)"
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class ObservationEncoder(ABC, Generic[R, Obs]):
+    """A game's observation tensor for one rules value: the :attr:`layout` of its planes, and
+    :meth:`encode`, which fills it from one observation.
+
+    A game declares its subclass as ``Game.encoder_class``; the game builds one per class and
+    rules value, on first use, and keeps it (``game.observation_encoder()``), so whatever a
+    subclass works out from the rules in ``__init__`` (offsets, scales, seat orders) is worked
+    out once, not at every ``obs.tensor()``.
+
+    >>> class Coin(ObservationEncoder[None, Any]):
+    ...     def planes(self, rules):
+    ...         return [Plane("seen", (2,), "heads, tails")]
+    ...     def encode(self, obs):
+    ...         values = self.layout.zeros()
+    ...         values[obs] = 1.0
+    ...         return values
+    >>> coin = Coin(None)
+    >>> coin.layout.size, coin.encode(1)
+    (2, [0.0, 1.0])
+    """
+
+    def __init__(self, rules: R) -> None:
+        #: The rules value the encoder was built for.
+        self.rules = rules
+        #: The planes of every tensor this encoder writes.
+        self.layout = TensorLayout(self.planes(rules))
+
+    @abstractmethod
+    def planes(self, rules: R) -> list[Plane]:
+        """The planes of the tensor for ``rules``, in order (called once, by ``__init__``)."""
+
+    @abstractmethod
+    def encode(self, obs: Obs) -> list[float]:
+        """``obs.tensor()``: the observation as :attr:`layout`'s values, flat, from the
+        observation alone."""

@@ -14,13 +14,12 @@ writes the same lines again:
 ``render_observation``     ``str(obs)``, as a ``staticmethod``
 ``svg_state``              ``state.svg()``: a ``staticmethod`` of a state and picture options
 ``svg_observation``        ``obs.svg()``: the same, of an observation (default: the text framed)
-``tensor_layout``          the observation tensor's planes for ``rules``, as a ``staticmethod``
-``encode_observation``     ``obs.tensor()``: fills the layout, as a ``staticmethod``
+``encoder_class``          ``obs.tensor()``: its ``ObservationEncoder`` (``core.encoding``)
 ``_build_table()``         every action, in id order (cached per class and ``_table_key()``)
 =========================  =================================================================
 
 Tables are cached per class and options, so ``load`` is cheap after the first call and every
-state of a game shares one table.
+state of a game shares one table; encoders are cached per class and rules the same way.
 
 This module is in the core layer: it imports only from :mod:`tikigames.core`.
 """
@@ -37,7 +36,7 @@ from typing import Any, ClassVar, Generic
 from typing_extensions import TypeVar
 
 from tikigames.core.action import Action, ActionTable
-from tikigames.core.encoding import TensorLayout
+from tikigames.core.encoding import ObservationEncoder, TensorLayout
 from tikigames.core.errors import ActionError, InvalidStateError, shown
 from tikigames.core.observation import Observation
 from tikigames.core.options import Option, OptionValue, resolve_options
@@ -60,6 +59,8 @@ Obs = TypeVar("Obs", bound=Observation[Any], default=Any)
 R = TypeVar("R", default=Any)
 
 _TABLES: dict[tuple[Any, ...], ActionTable[Any]] = {}
+#: The encoders built so far, by encoder class and rules value.
+_ENCODERS: dict[tuple[Any, Any], Any] = {}
 
 _STATE_REQUIRED = frozenset({"format", "game", "history"})
 _STATE_OPTIONAL = frozenset({"options", "position"})
@@ -112,17 +113,9 @@ class Game(ABC, Generic[S, Obs, R]):
     #: starts; a game with long random playouts and a useful :meth:`State.evaluate
     #: <tikigames.core.state.State.evaluate>` sets it short, and its guess scores the rest.
     rollout_cap: ClassVar[int | None] = 200
-    #: The planes of the observation tensor for the game's :attr:`rules` (a ``staticmethod``
-    #: of the rules; see :mod:`tikigames.core.encoding`). A game without one has no tensor.
-    tensor_layout: ClassVar[staticmethod[[Any], TensorLayout]] = staticmethod(
-        lambda rules: _no_encoding(rules)
-    )
-    #: What ``obs.tensor()`` returns, the observation encoded in
-    #: :meth:`observation_tensor_layout`, flat,
-    #: computed from the observation alone (a ``staticmethod`` of one observation).
-    encode_observation: ClassVar[staticmethod[[Any], list[float]]] = staticmethod(
-        lambda obs: _no_encoding(obs.game.rules)
-    )
+    #: The observation tensor's encoder (see :mod:`tikigames.core.encoding`), built once per
+    #: class and rules value as ``encoder_class(rules)``; ``None``: the game has no tensor.
+    encoder_class: ClassVar[type[ObservationEncoder[Any, Any]] | None] = None
 
     def __init__(self, **options: object) -> None:
         self._options = self.validate_options(options)
@@ -134,7 +127,7 @@ class Game(ABC, Generic[S, Obs, R]):
         if table is None:
             table = _TABLES[table_key] = self._build_table()
         self._table: ActionTable[Any] = table
-        self._layout: TensorLayout | None = None
+        self._encoder: ObservationEncoder[R, Obs] | None = None
 
     # ----------------------------------------------------------------- game hooks
 
@@ -198,10 +191,31 @@ class Game(ABC, Generic[S, Obs, R]):
         Raises:
             NotImplementedError: the game declares no encoding.
         """
-        layout = self._layout
-        if layout is None:
-            layout = self._layout = self.tensor_layout(self.rules)
-        return layout
+        return self.observation_encoder().layout
+
+    def observation_encoder(self) -> ObservationEncoder[R, Obs]:
+        """The encoder behind ``obs.tensor()`` (the game's ``encoder_class``), one per game
+        class and rules value.
+
+        >>> import tikigames
+        >>> game = tikigames.load("tiki_topple")
+        >>> game.observation_encoder() is tikigames.load("tiki_topple").observation_encoder()
+        True
+
+        Raises:
+            NotImplementedError: the game declares no encoding.
+        """
+        encoder = self._encoder
+        if encoder is None:
+            encoder_class = self.encoder_class
+            if encoder_class is None:
+                raise NotImplementedError(f"{self!r} declares no observation tensor")
+            key = (encoder_class, self.rules)
+            encoder = _ENCODERS.get(key)
+            if encoder is None:
+                encoder = _ENCODERS[key] = encoder_class(self.rules)
+            self._encoder = encoder
+        return encoder
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """The shape of every observation's tensor: ``(size,)``, the planes of
@@ -347,10 +361,6 @@ class Game(ABC, Generic[S, Obs, R]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_load_game, (type(self), self._options))
-
-
-def _no_encoding(rules: object) -> Any:
-    raise NotImplementedError(f"this game ({rules!r}) declares no observation tensor")
 
 
 def _load_game(

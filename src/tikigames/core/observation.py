@@ -133,7 +133,7 @@ class Observation(Generic[G]):
         Raises:
             NotImplementedError: the game declares no encoding.
         """
-        return self.game.encode_observation(self)
+        return self.game.observation_encoder().encode(self)
 
     def legal_actions_mask(self) -> list[int]:
         """0/1 over ``range(game.num_distinct_actions)``, 1 exactly at the observer's legal

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from tikigames.core.encoding import Plane, TensorLayout
+from tikigames.core.encoding import ObservationEncoder, Plane, TensorLayout
 from tikigames.paiko.data import (
     BLACK,
     COORDS,
@@ -54,8 +54,8 @@ __all__ = [
     "SCORE_CAP",
     "THREAT_LEVELS",
     "TURN_SCALE",
+    "PaikoEncoder",
     "encode",
-    "tensor_layout",
 ]
 
 #: The cells of one board plane: the 14×14 grid.
@@ -173,20 +173,8 @@ def _planes(rules: PaikoRules) -> list[Plane]:
     ]
 
 
-_LAYOUTS: Final[dict[PaikoRules, TensorLayout]] = {}
-
-
-def tensor_layout(rules: PaikoRules) -> TensorLayout:
-    """The planes of Paikō's observation tensor under ``rules`` (one layout per distinct
-    rules; only the descriptions of the scaled counters depend on them, never a shape)."""
-    layout = _LAYOUTS.get(rules)
-    if layout is None:
-        layout = _LAYOUTS[rules] = TensorLayout(_planes(rules))
-    return layout
-
-
 #: The offsets of the planes, the same under every rules.
-_BASE: Final = tensor_layout(PaikoRules(max_turns=1000, move_limit=3, draw_exact=False))
+_BASE: Final = TensorLayout(_planes(PaikoRules(max_turns=1000, move_limit=3, draw_exact=False)))
 TILES_AT: Final = _BASE.offset("tiles")
 FACING_AT: Final = _BASE.offset("facing")
 THREAT_AT: Final = _BASE.offset("threat")
@@ -303,3 +291,17 @@ def encode(obs: PaikoObservation) -> list[float]:
     values[OPTIONS_AT] = 1.0 if rules.draw_exact else 0.0
     values[OPTIONS_AT + 1] = 1.0 / limit if limit is not None else 0.0
     return values
+
+
+class PaikoEncoder(ObservationEncoder[PaikoRules, PaikoObservation]):
+    """Paikō's observation tensor (``Game.encoder_class``): :func:`encode`, in the planes
+    below. Only the descriptions of the scaled counters depend on the rules, never a shape or
+    an offset (this module's constants)."""
+
+    def planes(self, rules: PaikoRules) -> list[Plane]:
+        """The planes for ``rules``."""
+        return _planes(rules)
+
+    def encode(self, obs: PaikoObservation) -> list[float]:
+        """``obs.tensor()``: :func:`encode`."""
+        return encode(obs)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from tikigames.core.game import Game
 from tikigames.core.options import Option
 from tikigames.core.registry import register
-from tikigames.paiko import encoding
 from tikigames.paiko.actions import PaikoTable, build_table
 from tikigames.paiko.data import PaikoRules
+from tikigames.paiko.encoding import PaikoEncoder
 from tikigames.paiko.observation import PaikoObservation
 from tikigames.paiko.render import render_observation, render_state
 from tikigames.paiko.resample import PaikoResampler
@@ -40,8 +40,7 @@ class Paiko(Game[PaikoState, PaikoObservation, PaikoRules]):
     render_observation = staticmethod(render_observation)
     svg_state = staticmethod(svg_state)
     svg_observation = staticmethod(svg_observation)
-    tensor_layout = staticmethod(encoding.tensor_layout)
-    encode_observation = staticmethod(encoding.encode)
+    encoder_class = PaikoEncoder
     #: A random Paikō playout is a few hundred actions of slow moves (captures cascade): a short
     #: rollout, then the points' guess (:meth:`PaikoState.evaluate`), searches better per second.
     rollout_cap = 20

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from tikigames.core.encoding import Plane, TensorLayout
+from tikigames.core.encoding import ObservationEncoder, Plane
 from tikigames.tactik.data import CARD_NAMES, NUM_CARDS, PAWNS, TacTikRules
 from tikigames.tactik.observation import TacTikObservation
 
-__all__ = ["COPIES", "PHASES", "encode", "tensor_layout"]
+__all__ = ["COPIES", "PHASES", "TacTikEncoder"]
 
 #: The phases, in the order of the ``phase`` plane.
 PHASES: Final = ("deal", "exchange", "play", "over")
@@ -64,38 +64,13 @@ class _Seat:
         )
 
 
-class _Encoding:
-    """A layout and the offsets and tables its encoder uses, built once per rules."""
-
-    __slots__ = (
-        "acting",
-        "clock",
-        "dealer",
-        "given",
-        "hand",
-        "hand_scale",
-        "hand_sizes",
-        "homes",
-        "layout",
-        "options",
-        "phase",
-        "pieux",
-        "pile",
-        "received",
-        "reserves",
-        "rules",
-        "seats",
-        "seven",
-        "talon",
-        "talon_scale",
-        "to_move",
-        "turn_scale",
-        "winners",
-    )
+class TacTikEncoder(ObservationEncoder[TacTikRules, TacTikObservation]):
+    """Tac-Tik's observation tensor for one rules value: the layout, the offsets of its planes,
+    the scales and each observer seat's index tables (``Game.encoder_class``)."""
 
     def __init__(self, rules: TacTikRules) -> None:
-        self.rules = rules
-        self.layout = layout = TensorLayout(_planes(rules))
+        super().__init__(rules)
+        layout = self.layout
         self.pieux = layout.offset("pieux")
         self.homes = layout.offset("homes")
         self.reserves = layout.offset("reserves")
@@ -121,151 +96,132 @@ class _Encoding:
             _Seat(rules, seat, offset) for seat in range(rules.players)
         )
 
+    def planes(self, rules: TacTikRules) -> list[Plane]:
+        """The planes for ``rules``: 4 players give 373 values, 2 players 365, 6 players 715.
 
-def _planes(rules: TacTikRules) -> list[Plane]:
-    c, n, track = rules.colours, rules.players, rules.track
-    return [
-        Plane(
-            "track",
-            (c, track),
-            f"per colour (the observer's first), per track square (the observer's start square "
-            f"first, then clockwise): 1 where a pawn of that colour stands (L = {track})",
-        ),
-        Plane("pieux", (c,), "per colour: 1 when its pieu (stake) stands on its start square"),
-        Plane("homes", (c, PAWNS), "per colour, its home squares 1–4: 1 occupied"),
-        Plane("reserves", (c,), f"per colour: the pawns in its reserve / {PAWNS}"),
-        Plane(
-            "acting",
-            (c,),
-            "per colour: 1 when the player to move plays it with their next card (the seven's "
-            "colour during a seven; the partner's once one's own four are home); 0 off a turn",
-        ),
-        Plane("hand", (NUM_CARDS,), f"the observer's cards, copies of each kind / 4 ({_CARDS})"),
-        Plane("given", (NUM_CARDS,), "one-hot: the card the observer chose in this exchange"),
-        Plane("received", (NUM_CARDS,), "one-hot: the card the observer received in it"),
-        Plane(
-            "pile", (NUM_CARDS,), "copies of each kind played or discarded since the shuffle / 4"
-        ),
-        Plane("seven", (7,), "a seven in progress: one-hot of the steps left (1–7)"),
-        Plane(
-            "hand_sizes",
-            (n,),
-            f"per seat (the observer first, clockwise): cards in hand / {rules.hand_size}",
-        ),
-        Plane("to_move", (n,), "per seat: 1 for the player to move (0 at a deal and the end)"),
-        Plane("dealer", (n,), "per seat: 1 for this deal's dealer"),
-        Plane("winners", (n,), "per seat: 1 for a winner, once a team has won"),
-        Plane("phase", (len(PHASES),), "one-hot: deal, exchange, play, over"),
-        Plane("talon", (1,), f"the cards left in the talon / {rules.deck_size}"),
-        Plane(
-            "clock",
-            (1,),
-            "turns played / max_turns (0 without a turn limit)",
-        ),
-        Plane(
-            "options",
-            (4,),
-            "the rules: Jokers in the deck / 4, with_13, discard stuck, seven captures passed",
-        ),
-    ]
+        >>> import tikigames
+        >>> layout = tikigames.load("tactik", players=6).observation_tensor_layout()
+        >>> layout.plane("track").shape, layout.size
+        ((6, 96), 715)
+        """
+        c, n, track = rules.colours, rules.players, rules.track
+        return [
+            Plane(
+                "track",
+                (c, track),
+                f"per colour (the observer's first), per track square (the observer's start square "
+                f"first, then clockwise): 1 where a pawn of that colour stands (L = {track})",
+            ),
+            Plane("pieux", (c,), "per colour: 1 when its pieu (stake) stands on its start square"),
+            Plane("homes", (c, PAWNS), "per colour, its home squares 1–4: 1 occupied"),
+            Plane("reserves", (c,), f"per colour: the pawns in its reserve / {PAWNS}"),
+            Plane(
+                "acting",
+                (c,),
+                "per colour: 1 when the player to move plays it with their next card (the seven's "
+                "colour during a seven; the partner's once one's own four are home); 0 off a turn",
+            ),
+            Plane(
+                "hand", (NUM_CARDS,), f"the observer's cards, copies of each kind / 4 ({_CARDS})"
+            ),
+            Plane("given", (NUM_CARDS,), "one-hot: the card the observer chose in this exchange"),
+            Plane("received", (NUM_CARDS,), "one-hot: the card the observer received in it"),
+            Plane(
+                "pile",
+                (NUM_CARDS,),
+                "copies of each kind played or discarded since the shuffle / 4",
+            ),
+            Plane("seven", (7,), "a seven in progress: one-hot of the steps left (1–7)"),
+            Plane(
+                "hand_sizes",
+                (n,),
+                f"per seat (the observer first, clockwise): cards in hand / {rules.hand_size}",
+            ),
+            Plane("to_move", (n,), "per seat: 1 for the player to move (0 at a deal and the end)"),
+            Plane("dealer", (n,), "per seat: 1 for this deal's dealer"),
+            Plane("winners", (n,), "per seat: 1 for a winner, once a team has won"),
+            Plane("phase", (len(PHASES),), "one-hot: deal, exchange, play, over"),
+            Plane("talon", (1,), f"the cards left in the talon / {rules.deck_size}"),
+            Plane(
+                "clock",
+                (1,),
+                "turns played / max_turns (0 without a turn limit)",
+            ),
+            Plane(
+                "options",
+                (4,),
+                "the rules: Jokers in the deck / 4, with_13, discard stuck, seven captures passed",
+            ),
+        ]
 
-
-_BY_RULES: dict[TacTikRules, _Encoding] = {}
-#: The same encodings by their layout (compared by identity: each is built once and kept).
-_BY_LAYOUT: dict[int, _Encoding] = {}
-
-
-def _encoding(rules: TacTikRules) -> _Encoding:
-    encoding = _BY_RULES.get(rules)
-    if encoding is None:
-        encoding = _BY_RULES[rules] = _Encoding(rules)
-        _BY_LAYOUT[id(encoding.layout)] = encoding
-    return encoding
-
-
-def tensor_layout(rules: TacTikRules) -> TensorLayout:
-    """The planes of the tensor for ``rules`` (``game.observation_tensor_layout()``), one per
-    distinct rules: 4 players give 373 values, 2 players 365, 6 players 715.
-
-    >>> import tikigames
-    >>> layout = tikigames.load("tactik", players=6).observation_tensor_layout()
-    >>> layout.plane("track").shape, layout.size
-    ((6, 96), 715)
-    """
-    return _encoding(rules).layout
-
-
-def encode(obs: TacTikObservation) -> list[float]:
-    """``obs.tensor()``: the observation in its game's layout, from its fields alone."""
-    enc = _BY_LAYOUT.get(id(obs.game.observation_tensor_layout()))
-    if enc is None:  # a layout not built here cannot happen; stay correct anyway
-        enc = _encoding(obs.game.rules)
-    rules = enc.rules
-    values = enc.layout.zeros()
-    player = obs.player
-    view = enc.seats[0 if player is None else player]
-    colours = view.colours
-    seats = view.seats
-    squares = view.square_of_colour
-    for t, c in enumerate(obs.track):
-        if c >= 0:
-            values[squares[c][t]] = 1.0
-    base = enc.pieux
-    for c in obs.pieux:
-        values[base + colours[c]] = 1.0
-    base = enc.homes
-    for c, home in enumerate(obs.homes):
-        at = base + PAWNS * colours[c]
-        for k in range(PAWNS):
-            if home[k]:
-                values[at + k] = 1.0
-    base = enc.reserves
-    for c, count in enumerate(obs.reserves):
-        if count:
-            values[base + colours[c]] = count / PAWNS
-    current = obs.current_player
-    if obs.phase == "play" and current >= 0:
-        base = enc.acting
-        seven_colour = obs.seven_colour
-        if seven_colour is not None:
-            values[base + colours[seven_colour]] = 1.0
-        elif rules.team:
-            full = all(obs.homes[current])
-            values[base + colours[rules.partner[current] if full else current]] = 1.0
-        else:
-            for c in rules.own_colours[current]:
-                if not all(obs.homes[c]):
-                    values[base + colours[c]] = 1.0
-    base = enc.hand
-    for name in obs.hand:
-        values[base + _KIND[name]] += 1.0 / COPIES
-    if obs.given is not None:
-        values[enc.given + _KIND[obs.given]] = 1.0
-    if obs.received is not None:
-        values[enc.received + _KIND[obs.received]] = 1.0
-    base = enc.pile
-    for name in obs.pile:
-        values[base + _KIND[name]] += 1.0 / COPIES
-    if obs.seven_left:
-        values[enc.seven + obs.seven_left - 1] = 1.0
-    base = enc.hand_sizes
-    scale = enc.hand_scale
-    for p, size in enumerate(obs.hand_sizes):
-        if size:
-            values[base + seats[p]] = size / scale
-    if current >= 0:
-        values[enc.to_move + seats[current]] = 1.0
-    values[enc.dealer + seats[obs.dealer]] = 1.0
-    base = enc.winners
-    for p in obs.winners:
-        values[base + seats[p]] = 1.0
-    values[enc.phase + _PHASE[obs.phase]] = 1.0
-    values[enc.talon] = obs.talon_size / enc.talon_scale
-    if enc.turn_scale:
-        values[enc.clock] = obs.turns / enc.turn_scale
-    base = enc.options
-    values[base] = rules.jokers / COPIES
-    values[base + 1] = 1.0 if rules.with_13 else 0.0
-    values[base + 2] = 0.0 if rules.discard_any else 1.0
-    values[base + 3] = 1.0 if rules.passed else 0.0
-    return values
+    def encode(self, obs: TacTikObservation) -> list[float]:
+        """``obs.tensor()``: the observation in the layout, from its fields alone."""
+        rules = self.rules
+        values = self.layout.zeros()
+        player = obs.player
+        view = self.seats[0 if player is None else player]
+        colours = view.colours
+        seats = view.seats
+        squares = view.square_of_colour
+        for t, c in enumerate(obs.track):
+            if c >= 0:
+                values[squares[c][t]] = 1.0
+        base = self.pieux
+        for c in obs.pieux:
+            values[base + colours[c]] = 1.0
+        base = self.homes
+        for c, home in enumerate(obs.homes):
+            at = base + PAWNS * colours[c]
+            for k in range(PAWNS):
+                if home[k]:
+                    values[at + k] = 1.0
+        base = self.reserves
+        for c, count in enumerate(obs.reserves):
+            if count:
+                values[base + colours[c]] = count / PAWNS
+        current = obs.current_player
+        if obs.phase == "play" and current >= 0:
+            base = self.acting
+            seven_colour = obs.seven_colour
+            if seven_colour is not None:
+                values[base + colours[seven_colour]] = 1.0
+            elif rules.team:
+                full = all(obs.homes[current])
+                values[base + colours[rules.partner[current] if full else current]] = 1.0
+            else:
+                for c in rules.own_colours[current]:
+                    if not all(obs.homes[c]):
+                        values[base + colours[c]] = 1.0
+        base = self.hand
+        for name in obs.hand:
+            values[base + _KIND[name]] += 1.0 / COPIES
+        if obs.given is not None:
+            values[self.given + _KIND[obs.given]] = 1.0
+        if obs.received is not None:
+            values[self.received + _KIND[obs.received]] = 1.0
+        base = self.pile
+        for name in obs.pile:
+            values[base + _KIND[name]] += 1.0 / COPIES
+        if obs.seven_left:
+            values[self.seven + obs.seven_left - 1] = 1.0
+        base = self.hand_sizes
+        scale = self.hand_scale
+        for p, size in enumerate(obs.hand_sizes):
+            if size:
+                values[base + seats[p]] = size / scale
+        if current >= 0:
+            values[self.to_move + seats[current]] = 1.0
+        values[self.dealer + seats[obs.dealer]] = 1.0
+        base = self.winners
+        for p in obs.winners:
+            values[base + seats[p]] = 1.0
+        values[self.phase + _PHASE[obs.phase]] = 1.0
+        values[self.talon] = obs.talon_size / self.talon_scale
+        if self.turn_scale:
+            values[self.clock] = obs.turns / self.turn_scale
+        base = self.options
+        values[base] = rules.jokers / COPIES
+        values[base + 1] = 1.0 if rules.with_13 else 0.0
+        values[base + 2] = 0.0 if rules.discard_any else 1.0
+        values[base + 3] = 1.0 if rules.passed else 0.0
+        return values

@@ -9,9 +9,9 @@ from tikigames.core.errors import OptionError
 from tikigames.core.game import Game
 from tikigames.core.options import Option, OptionValue
 from tikigames.core.registry import register
-from tikigames.tactik import encoding
 from tikigames.tactik.actions import TacTikAction, build_table
 from tikigames.tactik.data import TacTikRules
+from tikigames.tactik.encoding import TacTikEncoder
 from tikigames.tactik.observation import TacTikObservation
 from tikigames.tactik.render import render_observation, render_state
 from tikigames.tactik.resample import TacTikResampler
@@ -51,8 +51,7 @@ class TacTik(Game[TacTikState, TacTikObservation, TacTikRules]):
     render_observation = staticmethod(render_observation)
     svg_state = staticmethod(svg_state)
     svg_observation = staticmethod(svg_observation)
-    tensor_layout = staticmethod(encoding.tensor_layout)
-    encode_observation = staticmethod(encoding.encode)
+    encoder_class = TacTikEncoder
     #: Random Tac-Tik playouts run to a thousand actions and more: a short rollout, then the
     #: race's guess (:meth:`TacTikState.evaluate`), searches far better per second.
     rollout_cap = 20

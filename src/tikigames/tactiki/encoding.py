@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from tikigames.core.encoding import Plane, TensorLayout
+from tikigames.core.encoding import ObservationEncoder, Plane, TensorLayout
 from tikigames.tactiki.data import (
     COPIES,
     NUM_SQUARES,
@@ -39,7 +39,7 @@ from tikigames.tactiki.data import (
 )
 from tikigames.tactiki.observation import Piece, TacTikiObservation
 
-__all__ = ["LEVELS", "POOL_SCALE", "RANK_SCALE", "STACK_SCALE", "encode", "tensor_layout"]
+__all__ = ["LEVELS", "POOL_SCALE", "RANK_SCALE", "STACK_SCALE", "TacTikiEncoder", "encode"]
 
 #: Levels of the board planes: every piece of both players, so that a column is never cut.
 LEVELS: Final = 2 * PIECES_PER_PLAYER
@@ -121,7 +121,6 @@ def _planes(rules: TacTikiRules) -> list[Plane]:
 
 
 _DEFAULT: Final = TensorLayout(_planes(TacTikiRules(strict_statue=False, max_turns=300)))
-_LAYOUTS: Final[dict[TacTikiRules, TensorLayout]] = {}
 
 # Offsets: the same for every rules (the planes' shapes do not depend on them).
 _OWN: Final = _DEFAULT.offset("own")
@@ -141,20 +140,6 @@ _PASSES: Final = _DEFAULT.offset("pass_streak")
 _TURNS: Final = _DEFAULT.offset("turns")
 _POOL_SIZE: Final = _DEFAULT.offset("pool_size")
 _POOL_RANKS: Final = _DEFAULT.offset("pool_ranks")
-
-
-def tensor_layout(rules: TacTikiRules) -> TensorLayout:
-    """The planes of TacTiki's observation tensor for ``rules`` (one layout per distinct rules;
-    every rules has the same shapes and offsets, only the ``turns`` description differs).
-
-    >>> layout = tensor_layout(TacTikiRules(strict_statue=False, max_turns=None))
-    >>> layout.size, layout.plane("rank").shape
-    (5146, (5, 20, 5, 5))
-    """
-    layout = _LAYOUTS.get(rules)
-    if layout is None:
-        layout = _LAYOUTS[rules] = TensorLayout(_planes(rules))
-    return layout
 
 
 def _features(me: int) -> dict[Piece, tuple[int, ...]]:
@@ -238,3 +223,22 @@ def encode(obs: TacTikiObservation) -> list[float]:
         for rank in obs.pools[seat]:
             values[base + rank] += 1.0 / RANK_SCALE
     return values
+
+
+class TacTikiEncoder(ObservationEncoder[TacTikiRules, TacTikiObservation]):
+    """TacTiki's observation tensor (``Game.encoder_class``): :func:`encode`, in the planes
+    below. Every rules value has the same shapes and offsets (this module's constants); only
+    the ``turns`` description differs."""
+
+    def planes(self, rules: TacTikiRules) -> list[Plane]:
+        """The planes for ``rules``.
+
+        >>> layout = TacTikiEncoder(TacTikiRules(strict_statue=False, max_turns=None)).layout
+        >>> layout.size, layout.plane("rank").shape
+        (5146, (5, 20, 5, 5))
+        """
+        return _planes(rules)
+
+    def encode(self, obs: TacTikiObservation) -> list[float]:
+        """``obs.tensor()``: :func:`encode`."""
+        return encode(obs)

@@ -6,9 +6,9 @@ from tikigames.core.action import ActionTable
 from tikigames.core.game import Game
 from tikigames.core.options import Option
 from tikigames.core.registry import register
-from tikigames.tactiki import encoding
 from tikigames.tactiki.actions import TacTikiAction, build_table
 from tikigames.tactiki.data import TacTikiRules
+from tikigames.tactiki.encoding import TacTikiEncoder
 from tikigames.tactiki.observation import TacTikiObservation
 from tikigames.tactiki.render import render_observation, render_state
 from tikigames.tactiki.resample import TacTikiResampler
@@ -41,8 +41,7 @@ class TacTiki(Game[TacTikiState, TacTikiObservation, TacTikiRules]):
     render_observation = staticmethod(render_observation)
     svg_state = staticmethod(svg_state)
     svg_observation = staticmethod(svg_observation)
-    tensor_layout = staticmethod(encoding.tensor_layout)
-    encode_observation = staticmethod(encoding.encode)
+    encoder_class = TacTikiEncoder
     option_specs = (
         Option(
             "strict_statue",

@@ -1,6 +1,6 @@
 """Tiki Topple's observation tensor: what one player knows, as a fixed vector of floats.
 
-The planes (the game's docs page, "Observation tensor", prints them from :func:`tensor_layout`)
+The planes (the game's docs page, "Observation tensor", prints them from the layout)
 hold the phase and whose turn it is, the line (a one-hot tiki per position), the toasted tikis,
 the observer's own secret card (by id and by its three tikis), the secret cards another seat
 may hold, every seat's hand, every seat's plays this round (which card on which tiki), the seats
@@ -13,8 +13,8 @@ and so on (a spectator's rows are the seats 0, 1, …). Counts are divided by 2 
 most two cards of a kind), scores by the most a game's regular rounds can give (16 a round: 9 +
 5 + 2) or by ``target_score``, capped at 1; the other values are 0/1 flags.
 
-:func:`encode` reads the observation alone: its fields and the texts of its history, never a
-state. Each distinct rules value gets one layout and its plane offsets, worked out once.
+:class:`TikiToppleEncoder` reads the observation alone: its fields and the texts of its history,
+never a state. The game builds one per rules value, with its plane offsets, worked out once.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Final
 
 from tikigames.core.constants import CHANCE, TERMINAL
-from tikigames.core.encoding import Plane, TensorLayout
+from tikigames.core.encoding import ObservationEncoder, Plane
 from tikigames.tiki_topple.data import (
     ALL_SECRETS,
     CARD_NAMES,
@@ -37,7 +37,7 @@ from tikigames.tiki_topple.data import (
 )
 from tikigames.tiki_topple.observation import TikiToppleObservation
 
-__all__ = ["HAND_SCALE", "ROUND_POINTS", "encode", "tensor_layout"]
+__all__ = ["HAND_SCALE", "ROUND_POINTS", "TikiToppleEncoder"]
 
 #: A hand holds at most two cards of a kind: hand counts and plays are divided by this.
 HAND_SCALE: Final = 2
@@ -66,10 +66,12 @@ _PLAYS_PER_SEAT: Final = _KINDS * NUM_TIKIS
 _UNIT: Final = 1.0 / HAND_SCALE
 
 
-class _Encoder:
-    """One rules value's layout, the offsets of its planes and its scales."""
+class TikiToppleEncoder(ObservationEncoder[TikiToppleRules, TikiToppleObservation]):
+    """Tiki Topple's observation tensor for one rules value: the layout, the offsets of its
+    planes, its scales and each observer's seat rows (``Game.encoder_class``)."""
 
     def __init__(self, rules: TikiToppleRules) -> None:
+        super().__init__(rules)
         n = rules.players
         self.players = n
         self.rounds = rules.rounds
@@ -78,36 +80,7 @@ class _Encoder:
             rules.target_score if rules.target_score is not None else ROUND_POINTS * rules.rounds
         )
         self.score_scale = 1.0 / scale
-        scale_text = (
-            f"target_score ({rules.target_score})"
-            if rules.target_score is not None
-            else f"{ROUND_POINTS * rules.rounds} ({ROUND_POINTS} points × {rules.rounds} rounds)"
-        )
-        self.layout = layout = TensorLayout(
-            [
-                Plane("phase", (4,), "one-hot: line setup, deal, play, game over"),
-                Plane("to_act", (n,), "the seat to play, one-hot by row (all 0 at chance/end)"),
-                Plane("line", (NUM_TIKIS, NUM_TIKIS), "[position, tiki]: one-hot tiki per "
-                      "position, top first; the positions below the line's end are 0"),
-                Plane("toasted", (NUM_TIKIS,), "1 for each tiki toasted this round"),
-                Plane("secret", (NUM_SECRETS,), "the observer's secret card, one-hot by id "
-                      "(all 0 for a spectator or before it is dealt)"),
-                Plane("secret_tikis", (3, NUM_TIKIS), "[top/middle/bottom, tiki]: the tikis "
-                      "of the observer's secret card, one-hot per slot"),
-                Plane("possible_secrets", (NUM_SECRETS,), "1 for each card another seat may "
-                      "hold this round: the round's deck less the observer's card (0 at the end)"),
-                Plane("hands", (n, _KINDS), "[row, card]: cards left in each seat's hand "
-                      "(up1, up2, up3, topple, toast), count / 2"),
-                Plane("plays", (n, _KINDS, NUM_TIKIS), "[row, card, tiki]: the cards each "
-                      "seat played this round on each tiki (a Toast: the tiki toasted), "
-                      "count / 2"),
-                Plane("in_round", (n,), "1 for each seat taking part in the round"),
-                Plane("starter", (n,), "the seat that starts the round, one-hot by row"),
-                Plane("scores", (n,), f"each seat's game total / {scale_text}, capped at 1"),
-                Plane("round", (2,), f"[rounds finished / {rules.rounds}, capped at 1; "
-                      "1 in a tiebreak round]"),
-            ]
-        )  # fmt: skip
+        layout = self.layout
         self.size = layout.size
         offset = layout.offset
         self.phase = offset("phase")
@@ -129,143 +102,152 @@ class _Encoder:
             tuple(range(n)),
         )
 
+    def planes(self, rules: TikiToppleRules) -> list[Plane]:
+        """The planes for ``rules``: their shapes depend on the number of players, their
+        descriptions name the scales.
 
-#: The encoder of each rules value met so far.
-_ENCODERS: dict[TikiToppleRules, _Encoder] = {}
-#: The same encoders by their layout object, which each game keeps: looking a layout up by
-#: identity is quicker than hashing the rules at every ``obs.tensor()``.
-_BY_LAYOUT: dict[TensorLayout, _Encoder] = {}
+        >>> import tikigames
+        >>> layout = tikigames.load("tiki_topple", players=3).observation_tensor_layout()
+        >>> layout.plane("hands").shape, layout.size
+        ((3, 5), 339)
+        """
+        n = rules.players
+        scale_text = (
+            f"target_score ({rules.target_score})"
+            if rules.target_score is not None
+            else f"{ROUND_POINTS * rules.rounds} ({ROUND_POINTS} points × {rules.rounds} rounds)"
+        )
+        return [
+            Plane("phase", (4,), "one-hot: line setup, deal, play, game over"),
+            Plane("to_act", (n,), "the seat to play, one-hot by row (all 0 at chance/end)"),
+            Plane("line", (NUM_TIKIS, NUM_TIKIS), "[position, tiki]: one-hot tiki per "
+                  "position, top first; the positions below the line's end are 0"),
+            Plane("toasted", (NUM_TIKIS,), "1 for each tiki toasted this round"),
+            Plane("secret", (NUM_SECRETS,), "the observer's secret card, one-hot by id "
+                  "(all 0 for a spectator or before it is dealt)"),
+            Plane("secret_tikis", (3, NUM_TIKIS), "[top/middle/bottom, tiki]: the tikis "
+                  "of the observer's secret card, one-hot per slot"),
+            Plane("possible_secrets", (NUM_SECRETS,), "1 for each card another seat may "
+                  "hold this round: the round's deck less the observer's card (0 at the end)"),
+            Plane("hands", (n, _KINDS), "[row, card]: cards left in each seat's hand "
+                  "(up1, up2, up3, topple, toast), count / 2"),
+            Plane("plays", (n, _KINDS, NUM_TIKIS), "[row, card, tiki]: the cards each "
+                  "seat played this round on each tiki (a Toast: the tiki toasted), "
+                  "count / 2"),
+            Plane("in_round", (n,), "1 for each seat taking part in the round"),
+            Plane("starter", (n,), "the seat that starts the round, one-hot by row"),
+            Plane("scores", (n,), f"each seat's game total / {scale_text}, capped at 1"),
+            Plane("round", (2,), f"[rounds finished / {rules.rounds}, capped at 1; "
+                  "1 in a tiebreak round]"),
+        ]  # fmt: skip
 
+    def encode(self, obs: TikiToppleObservation) -> list[float]:
+        """``obs.tensor()``: the observation in the layout's planes, from its fields and its
+        history's texts alone (see the module's docstring for the planes and scales)."""
+        values = [0.0] * self.size
+        # The tables as locals: a compiled module reads its globals from a dict at each use.
+        tiki_id = _TIKI_ID
+        play_of = _PLAY_OF
+        n = self.players
+        player = obs.player
+        rows = self.rows[n if player is None else player]
+        history = obs.history
+        current = obs.current_player
+        if current >= 0:
+            phase = _PLAY
+            values[self.to_act + rows[current]] = 1.0
+        elif current == TERMINAL:
+            phase = _OVER
+        elif current == CHANCE and history and history[-1].startswith(("line ", "secret ")):
+            phase = _DEAL  # the round's line is set up and its cards are being dealt
+        else:
+            phase = _SETUP
+        values[self.phase + phase] = 1.0
 
-def _encoder(rules: TikiToppleRules) -> _Encoder:
-    encoder = _ENCODERS.get(rules)
-    if encoder is None:
-        encoder = _ENCODERS[rules] = _Encoder(rules)
-        _BY_LAYOUT[encoder.layout] = encoder
-    return encoder
-
-
-def tensor_layout(rules: TikiToppleRules) -> TensorLayout:
-    """The planes of the tensor for ``rules`` (their shapes depend on the number of players,
-    their descriptions name the scales).
-
-    >>> import tikigames
-    >>> layout = tikigames.load("tiki_topple", players=3).observation_tensor_layout()
-    >>> layout.plane("hands").shape, layout.size
-    ((3, 5), 339)
-    """
-    return _encoder(rules).layout
-
-
-def encode(obs: TikiToppleObservation) -> list[float]:
-    """``obs.tensor()``: the observation in :func:`tensor_layout`'s planes, from its fields and
-    its history's texts alone (see the module's docstring for the planes and scales)."""
-    game = obs.game
-    enc = _BY_LAYOUT.get(game.observation_tensor_layout()) or _encoder(game.rules)
-    values = [0.0] * enc.size
-    # The tables as locals: a compiled module reads its globals from a dict at each use.
-    tiki_id = _TIKI_ID
-    play_of = _PLAY_OF
-    n = enc.players
-    player = obs.player
-    rows = enc.rows[n if player is None else player]
-    history = obs.history
-    current = obs.current_player
-    if current >= 0:
-        phase = _PLAY
-        values[enc.to_act + rows[current]] = 1.0
-    elif current == TERMINAL:
-        phase = _OVER
-    elif current == CHANCE and history and history[-1].startswith(("line ", "secret ")):
-        phase = _DEAL  # the round's line is set up and its cards are being dealt
-    else:
-        phase = _SETUP
-    values[enc.phase + phase] = 1.0
-
-    base = enc.line
-    for name in obs.line:
-        values[base + tiki_id[name]] = 1.0
-        base += NUM_TIKIS
-    base = enc.toasted
-    for name in obs.removed:
-        values[base + tiki_id[name]] = 1.0
-
-    secret = obs.secret
-    if secret is not None:
-        values[enc.secret + secret] = 1.0
-        base = enc.secret_tikis
-        for tiki in SECRET_CARDS[secret]:
-            values[base + tiki] = 1.0
+        base = self.line
+        for name in obs.line:
+            values[base + tiki_id[name]] = 1.0
             base += NUM_TIKIS
+        base = self.toasted
+        for name in obs.removed:
+            values[base + tiki_id[name]] = 1.0
 
-    seats = obs.seats
-    if phase != _OVER:
-        # The round's deck, as the deal rule builds it from the revealed cards of the rounds
-        # before: each round takes its cards; a deck too small for a round becomes every card
-        # but the previous round's.
-        deck = ALL_SECRETS
-        previous = 0
-        for cards in obs.revealed:
-            dealt = 0
-            count = 0
-            for card in cards:
-                if card is not None:
-                    dealt |= 1 << card
-                    count += 1
-            if deck.bit_count() < count:
-                deck = ALL_SECRETS & ~previous
-            deck &= ~dealt
-            previous = dealt
-        if deck.bit_count() < len(seats):
-            deck = ALL_SECRETS & ~previous
+        secret = obs.secret
         if secret is not None:
-            deck &= ~(1 << secret)
-        base = enc.possible
-        for card in range(NUM_SECRETS):
-            if deck >> card & 1:
-                values[base + card] = 1.0
+            values[self.secret + secret] = 1.0
+            base = self.secret_tikis
+            for tiki in SECRET_CARDS[secret]:
+                values[base + tiki] = 1.0
+                base += NUM_TIKIS
 
-    base = enc.hands
-    card_id = _CARD_ID
-    for seat, hand in enumerate(obs.hands):
-        row = base + _KINDS * rows[seat]
-        for name in hand:
-            values[row + card_id[name]] += _UNIT
+        seats = obs.seats
+        if phase != _OVER:
+            # The round's deck, as the deal rule builds it from the revealed cards of the rounds
+            # before: each round takes its cards; a deck too small for a round becomes every card
+            # but the previous round's.
+            deck = ALL_SECRETS
+            previous = 0
+            for cards in obs.revealed:
+                dealt = 0
+                count = 0
+                for card in cards:
+                    if card is not None:
+                        dealt |= 1 << card
+                        count += 1
+                if deck.bit_count() < count:
+                    deck = ALL_SECRETS & ~previous
+                deck &= ~dealt
+                previous = dealt
+            if deck.bit_count() < len(seats):
+                deck = ALL_SECRETS & ~previous
+            if secret is not None:
+                deck &= ~(1 << secret)
+            base = self.possible
+            for card in range(NUM_SECRETS):
+                if deck >> card & 1:
+                    values[base + card] = 1.0
 
-    if phase in (_PLAY, _OVER):
-        # This round's plays are the history's last entries after its deals; the seats of the
-        # round play them in turn from the starter. The k-th Toast toasted the k-th tiki.
-        end = len(history)
-        start = end
-        while start and history[start - 1] in play_of:
-            start -= 1
-        first = seats.index(obs.starter)
-        m = len(seats)
-        removed = obs.removed
-        toasts = 0
-        base = enc.plays
-        for index in range(start, end):
-            kind, tiki = play_of[history[index]]
-            if tiki < 0:
-                tiki = tiki_id[removed[toasts]]
-                toasts += 1
-            seat = seats[(first + index - start) % m]
-            values[base + _PLAYS_PER_SEAT * rows[seat] + NUM_TIKIS * kind + tiki] += _UNIT
+        base = self.hands
+        card_id = _CARD_ID
+        for seat, hand in enumerate(obs.hands):
+            row = base + _KINDS * rows[seat]
+            for name in hand:
+                values[row + card_id[name]] += _UNIT
 
-    for seat in seats:
-        values[enc.in_round + rows[seat]] = 1.0
-    values[enc.starter + rows[obs.starter]] = 1.0
-    base = enc.scores
-    scale = enc.score_scale
-    scores = obs.scores
-    for seat in range(n):
-        score = scores[seat] * scale
-        values[base + rows[seat]] = score if score < 1.0 else 1.0
-    finished = len(obs.revealed) / enc.rounds
-    values[enc.round] = finished if finished < 1.0 else 1.0
-    if phase != _OVER:
-        target = enc.target
-        # A tiebreak round: past the last regular round, or after a total reached the target.
-        if obs.round > enc.rounds if target is None else max(scores) >= target:
-            values[enc.round + 1] = 1.0
-    return values
+        if phase in (_PLAY, _OVER):
+            # This round's plays are the history's last entries after its deals; the seats of the
+            # round play them in turn from the starter. The k-th Toast toasted the k-th tiki.
+            end = len(history)
+            start = end
+            while start and history[start - 1] in play_of:
+                start -= 1
+            first = seats.index(obs.starter)
+            m = len(seats)
+            removed = obs.removed
+            toasts = 0
+            base = self.plays
+            for index in range(start, end):
+                kind, tiki = play_of[history[index]]
+                if tiki < 0:
+                    tiki = tiki_id[removed[toasts]]
+                    toasts += 1
+                seat = seats[(first + index - start) % m]
+                values[base + _PLAYS_PER_SEAT * rows[seat] + NUM_TIKIS * kind + tiki] += _UNIT
+
+        for seat in seats:
+            values[self.in_round + rows[seat]] = 1.0
+        values[self.starter + rows[obs.starter]] = 1.0
+        base = self.scores
+        scale = self.score_scale
+        scores = obs.scores
+        for seat in range(n):
+            score = scores[seat] * scale
+            values[base + rows[seat]] = score if score < 1.0 else 1.0
+        finished = len(obs.revealed) / self.rounds
+        values[self.round] = finished if finished < 1.0 else 1.0
+        if phase != _OVER:
+            target = self.target
+            # A tiebreak round: past the last regular round, or after a total reached the target.
+            if obs.round > self.rounds if target is None else max(scores) >= target:
+                values[self.round + 1] = 1.0
+        return values

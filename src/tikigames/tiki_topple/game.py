@@ -8,9 +8,9 @@ from tikigames.core.errors import OptionError
 from tikigames.core.game import Game
 from tikigames.core.options import Option, OptionValue
 from tikigames.core.registry import register
-from tikigames.tiki_topple import encoding
 from tikigames.tiki_topple.actions import TikiToppleTable, build_table
 from tikigames.tiki_topple.data import TikiToppleRules
+from tikigames.tiki_topple.encoding import TikiToppleEncoder
 from tikigames.tiki_topple.observation import TikiToppleObservation
 from tikigames.tiki_topple.render import render_observation, render_state
 from tikigames.tiki_topple.resample import TikiToppleResampler
@@ -45,8 +45,7 @@ class TikiTopple(Game[TikiToppleState, TikiToppleObservation, TikiToppleRules]):
     render_observation = staticmethod(render_observation)
     svg_state = staticmethod(svg_state)
     svg_observation = staticmethod(svg_observation)
-    tensor_layout = staticmethod(encoding.tensor_layout)
-    encode_observation = staticmethod(encoding.encode)
+    encoder_class = TikiToppleEncoder
     option_specs = (
         Option("players", int, 2, "number of players", minimum=2, maximum=4),
         Option(
