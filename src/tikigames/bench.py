@@ -50,6 +50,7 @@ __all__ = [
     "bench",
     "bench_game",
     "environment",
+    "openspiel_style",
 ]
 
 #: The search bot's iterations per move in ``search_it_per_s``.
@@ -193,9 +194,11 @@ def environment() -> dict[str, Any]:
 # pass or one move, and draws everything from ``rng``.
 
 
-def _openspiel_style(game: Any, seconds: float, rng: random.Random) -> tuple[float, float]:
-    """Actions/s and the mean length of random playouts written as an OpenSpiel user does.
-    ``game`` is a tikigames game or an OpenSpiel one: the same loop drives both."""
+def openspiel_style(game: Any, seconds: float, rng: random.Random) -> tuple[float, float]:
+    """Actions/s and the mean length of random playouts written as an OpenSpiel user does,
+    whole games for at least ``seconds``. ``game`` is a tikigames game, an OpenSpiel one or a
+    tikigames game through the OpenSpiel adapter: the same loop drives all three, so their
+    rates compare."""
     actions = games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -334,9 +337,9 @@ def _search_it_per_s(game: Game[Any, Any, Any], seconds: float, rng: random.Rand
 
 def _round(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> dict[str, float]:
     """Every figure once: ``seconds`` per rate, a third of it per figure in µs."""
-    openspiel_style, length = _openspiel_style(game, seconds, rng)
+    openspiel_rate, length = openspiel_style(game, seconds, rng)
     figures = {
-        "openspiel_style_per_s": openspiel_style,
+        "openspiel_style_per_s": openspiel_rate,
         "library_style_per_s": _library_style(game, seconds, rng),
         "legal_per_s": _legal_per_s(game, seconds, rng),
         "apply_undo_per_s": _apply_undo_per_s(game, seconds, rng),
@@ -395,7 +398,7 @@ def _bench_openspiel(pyspiel: Any, name: str, seconds: float, rounds: int, seed:
     game = pyspiel.load_game(name)
     measured = []
     for r in range(rounds):
-        rate, length = _openspiel_style(game, seconds, random.Random(seed + r))
+        rate, length = openspiel_style(game, seconds, random.Random(seed + r))
         measured.append({"openspiel_style_per_s": rate, "mean_game_length": length})
     return _medians(name, measured)
 

@@ -38,6 +38,7 @@ import tikigames
 from tikigames.bench import (
     check_budget,
     environment,
+    openspiel_style,
     optional_module,
     package_version,
     rate_text,
@@ -159,31 +160,6 @@ def _pettingzoo_steps(aec: Any, seconds: float, rng: random.Random) -> tuple[flo
     return agent_steps_per_s, (ended_steps / episodes if episodes else None)
 
 
-def _openspiel_steps(game: Any, seconds: float, rng: random.Random) -> tuple[float, float | None]:
-    """Actions/s of random play through OpenSpiel's API on ``game``, chance included, and the
-    mean game length (``None`` if no game ended)."""
-    steps = games = ended_steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                legal = state.legal_actions()
-                action = legal[rng.randrange(len(legal))]
-            state.apply_action(action)
-            steps += 1
-            if time.perf_counter() - start >= seconds:
-                break
-        else:
-            games += 1
-            ended_steps = steps
-    elapsed = time.perf_counter() - start
-    return steps / elapsed, (ended_steps / games if games else None)
-
-
 #: A measuring loop: (the environment or game, seconds, rng) -> (steps/s, mean length).
 _Loop = Callable[[Any, float, random.Random], tuple[float, float | None]]
 
@@ -278,7 +254,7 @@ def _openspiel_part(
         else:
             games.append((name, False))
     targets = [
-        _Target("openspiel", name, ours, _openspiel_steps, pyspiel.load_game(name))
+        _Target("openspiel", name, ours, openspiel_style, pyspiel.load_game(name))
         for name, ours in games
     ]
     rates = _measure(targets, seconds, rounds, seed)

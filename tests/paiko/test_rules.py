@@ -398,7 +398,7 @@ def test_draw_one_to_three_tiles_of_your_choice() -> None:
     draws = {text for text in legal(state) if text.startswith("draw")}
     sizes = {len(text[5:].split(",")) for text in draws}
     assert sizes == {1, 2, 3}
-    # White's reserve holds 3 lotus, 3 air, 2 sai, 1 sword, 2 earth, 2 water, 2 fire, 2 bow.
+    # White's reserve holds 3 lotus, 3 air, 1 sai, 1 sword, 2 earth, 2 water, 2 fire, 2 bow.
     assert "draw lotus,lotus,lotus" in draws and "draw sword,sword" not in draws
     assert_illegal(state, "draw sword,sword", "draw sai,sai,sai")
     # Parsing takes any order and spaces around the commas; the text is canonical.
