@@ -93,8 +93,8 @@ def test_out_refuses_to_overwrite_or_mix_tournaments(tmp_path: Path) -> None:
         tikigames.arena(GAME, bots, games=2, seed=2, labels=["a", "b"], out=out, resume=True)
     with pytest.raises(ValueError, match="labels"):
         tikigames.arena(GAME, bots, games=2, seed=1, labels=["a", "c"], out=out, resume=True)
-    with pytest.raises(ValueError, match="games"):
-        tikigames.arena(GAME, bots, games=3, seed=1, labels=["a", "b"], out=out, resume=True)
+    with pytest.raises(ValueError, match="games"):  # fewer games than the file was started with
+        tikigames.arena(GAME, bots, games=1, seed=1, labels=["a", "b"], out=out, resume=True)
     assert len(lines(out)) == 3  # untouched
     # A record that is not of this tournament (a seed that does not match its index).
     header, first, second = lines(out)
@@ -102,6 +102,30 @@ def test_out_refuses_to_overwrite_or_mix_tournaments(tmp_path: Path) -> None:
     out.write_text("".join(json.dumps(x) + "\n" for x in (header, first, second)))
     with pytest.raises(ValueError, match="not of this tournament"):
         tikigames.arena(GAME, bots, games=2, seed=1, labels=["a", "b"], out=out, resume=True)
+
+
+def test_a_tournament_grows_when_resumed_with_more_games(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    bots = [ISMCTSBot(iterations=5), RandomBot()]
+    whole = tikigames.arena(GAME, bots, games=7, seed=3, labels=["i", "r"])
+    tikigames.arena(GAME, bots, games=4, seed=3, labels=["i", "r"], out=out)
+    grown = tikigames.arena(GAME, bots, games=7, labels=["i", "r"], out=out, resume=True)
+    assert grown == whole and grown.resumed == 4
+    header, *records = lines(out)
+    assert header["games"] == 4 and sorted(r["index"] for r in records) == list(range(7))
+    # A round robin too: its game j of every pairing comes before any game j + 1.
+    rr_bots = [ISMCTSBot(iterations=5), RandomBot(), RandomBot()]
+    labels = ["i", "r1", "r2"]
+    rr_whole = round_robin(GAME, rr_bots, games=5, seed=8, labels=labels)
+    rr_out = tmp_path / "rr.jsonl"
+    round_robin(GAME, rr_bots, games=2, seed=8, labels=labels, out=rr_out)
+    rr_grown = round_robin(GAME, rr_bots, games=5, labels=labels, out=rr_out, resume=True)
+    assert rr_grown == rr_whole and rr_grown.resumed == 6
+    # The other settings still must match.
+    with pytest.raises(ValueError, match="labels"):
+        tikigames.arena(GAME, bots, games=8, labels=["i", "x"], out=out, resume=True)
+    with pytest.raises(ValueError, match="games"):
+        RecordFile.open(out, {**header, "games": True}, resume=True, growing=("games",))
 
 
 def test_a_torn_line_before_the_last_is_an_error(tmp_path: Path) -> None:
@@ -192,9 +216,13 @@ def test_round_robin_pairs_every_bot_and_rates_them(tmp_path: Path) -> None:
     labels = ["ismcts", "r1", "r2"]
     result = round_robin(GAME, bots, games=4, seed=2, labels=labels)
     assert result.round_robin and result.games == 12
-    # Pairings in order, seats swapped every game; each bot plays 2 pairings of 4 games.
-    assert [r.labels for r in result.records[:4]] == [("ismcts", "r1"), ("r1", "ismcts")] * 2
-    assert [set(r.labels) for r in result.records[8:]] == [{"r1", "r2"}] * 4
+    # Round by round: game j of the pairings in order, then game j + 1, seats swapped every
+    # game; each bot plays 2 pairings of 4 games.
+    assert [r.labels for r in result.records[:6]] == [
+        ("ismcts", "r1"), ("ismcts", "r2"), ("r1", "r2"),
+        ("r1", "ismcts"), ("r2", "ismcts"), ("r2", "r1"),
+    ]  # fmt: skip
+    assert [set(r.labels) for r in result.records[2::3]] == [{"r1", "r2"}] * 4
     assert all(bot.games == 8 for bot in result.bots)
     assert [r.seed for r in result.records] == [game_seed(2, i) for i in range(12)]
     for pair in result.pairings:
@@ -284,7 +312,8 @@ def test_the_command_line_usage_errors(tmp_path: Path) -> None:
         ("--resume",),  # no --out
         ("--address", "auto"),  # not Ray
         ("--out", str(tmp_path / "a.jsonl")),  # exists: not overwritten
-        ("--out", str(tmp_path / "a.jsonl"), "--resume", "--games", "3"),  # another tournament
+        ("--out", str(tmp_path / "a.jsonl"), "--resume", "--games", "1"),  # fewer games
+        ("--out", str(tmp_path / "a.jsonl"), "--resume", "--seed", "7"),  # another tournament
         ("--round-robin", "--players", "random,random"),  # the same bot twice
         ("--round-robin", "--players", "random"),
     ):

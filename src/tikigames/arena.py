@@ -761,7 +761,9 @@ def _run(
     player = _Player(game, bots, names, seed)
     records: dict[int, GameRecord] = {}
     errors: dict[int, GameError] = {}
-    store = None if out is None else RecordFile.open(out, header, resume=resume)
+    # A tournament may grow: resumed with more games, it plays only the new ones (each game's
+    # index, seed and seats do not depend on the number of games).
+    store = None if out is None else RecordFile.open(out, header, resume=resume, growing=("games",))
     start = time.perf_counter()
     try:
         if store is not None:
@@ -864,8 +866,9 @@ def arena(
         out: a file that each finished game's record is appended to at once, durably (JSON
             lines: :mod:`tikigames.records`), so that a crash loses only the games in play.
         resume: with ``out``, play only the games the file does not hold yet (it must be of
-            the same tournament: game, options, games, labels, bots' reprs and seed). Without
-            it an existing ``out`` file is an error, never overwritten.
+            the same tournament: game, options, labels, bots' reprs and seed, and at most
+            ``games`` games, so that a tournament grows when resumed with more). Without it an
+            existing ``out`` file is an error, never overwritten.
 
     Raises:
         ValueError: the lineup does not fit the game, a count is below 1, or ``out`` holds
@@ -921,9 +924,12 @@ def round_robin(
     """Play every pairing of ``bots``, ``games`` games each with the seats rotated, and rate
     the bots (Bradley–Terry on the Elo scale with 95% intervals: :mod:`tikigames.ratings`).
 
-    The pairings are those of ``itertools.combinations`` in the order of ``bots``; pairing
-    ``p``'s game ``j`` is the tournament's game ``p · games + j``, seeded
-    :func:`game_seed(seed, p · games + j) <game_seed>`. In a game of ``n`` seats the pair
+    The pairings are those of ``itertools.combinations`` in the order of ``bots``; with ``P``
+    pairings, pairing ``p``'s game ``j`` is the tournament's game ``j · P + p``, seeded
+    :func:`game_seed(seed, j · P + p) <game_seed>`: the games are played round by round, every
+    pairing's game ``j`` before any game ``j + 1``, so that an interrupted run has played
+    every pairing alike, and a tournament resumed with more ``games`` keeps the games it has
+    (``resume``, in :func:`arena`). In a game of ``n`` seats the pair
     ``(a, b)`` fills them alternately, ``a, b, a, b, …``, rotated ``j`` seats — two seats: the
     pair swaps seats every game; Tac-Tik's four: ``a``'s partners sit opposite, a team against
     a team. With an odd number of seats the pair's first ``n`` games start from ``a, b, a, …``
@@ -951,12 +957,14 @@ def round_robin(
     if len(names) != len(bots) or len(set(names)) != len(names):
         raise ValueError(f"{len(bots)} bots need {len(bots)} distinct labels, not {names}")
     n = game.num_players
+    pairs = list(itertools.combinations(range(len(bots)), 2))
     tasks: list[_Task] = []
-    for p, (a, b) in enumerate(itertools.combinations(range(len(bots)), 2)):
-        for j in range(games):
-            first, second = (b, a) if n % 2 and (j // n) % 2 else (a, b)
+    for j in range(games):
+        swap = n % 2 == 1 and (j // n) % 2 == 1
+        for p, (a, b) in enumerate(pairs):
+            first, second = (b, a) if swap else (a, b)
             base = [first if seat % 2 == 0 else second for seat in range(n)]
-            tasks.append((p * games + j, tuple(base[(seat - j) % n] for seat in range(n))))
+            tasks.append((j * len(pairs) + p, tuple(base[(seat - j) % n] for seat in range(n))))
     return _run(
         "round-robin",
         game,

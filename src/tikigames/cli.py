@@ -565,7 +565,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--out", default=None, metavar="FILE",
                       help="append each finished game to FILE (JSON lines), durably")  # fmt: skip
     tour.add_argument("--resume", action="store_true",
-                      help="play only the games --out FILE lacks, with its seed")  # fmt: skip
+                      help="play only the games --out FILE lacks, with its seed "
+                      "(more --games than it holds: the tournament grows)")  # fmt: skip
     tour.add_argument("--seed", type=int, default=None, help="default: drawn and printed")
     tour.add_argument("-o", "--option", action="append", metavar="KEY=VALUE")
     tour.add_argument("-b", "--bot", action="append", metavar="[NAME.]KEY=VALUE",

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -66,11 +66,19 @@ class RecordFile:
 
     @classmethod
     def open(
-        cls, path: str | os.PathLike[str], header: Mapping[str, Any], *, resume: bool = False
+        cls,
+        path: str | os.PathLike[str],
+        header: Mapping[str, Any],
+        *,
+        resume: bool = False,
+        growing: Collection[str] = (),
     ) -> RecordFile:
         """Open ``path`` for appending. A missing or empty file is started with ``header``. An
         existing one is read only with ``resume=True``, and its header must equal ``header``
-        (so that a resumed run continues the same tournament, not another one).
+        (so that a resumed run continues the same tournament, not another one) — except that
+        the int under a key of ``growing`` may be larger in ``header`` than in the file (a
+        tournament of more games resumed from one of fewer). The file's header is kept as it
+        is: it records how the file was started.
 
         Raises:
             FileExistsError: the file has records and ``resume`` is false.
@@ -90,8 +98,13 @@ class RecordFile:
                 raise FileExistsError(
                     f"{target} already holds a tournament: resume it, or choose another file"
                 )
-            if found != wanted:
-                differ = sorted(k for k in {*found, *wanted} if found.get(k) != wanted.get(k))
+            differ = sorted(
+                key
+                for key in {*found, *wanted}
+                if found.get(key) != wanted.get(key)
+                and not (key in growing and _grows(found.get(key), wanted.get(key)))
+            )
+            if differ:
                 raise ValueError(
                     f"{target} holds another tournament (it differs in {', '.join(differ)})"
                 )
@@ -124,6 +137,11 @@ class RecordFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _grows(found: object, wanted: object) -> bool:
+    """Whether ``wanted`` is an int at least ``found`` (both ints, not bools)."""
+    return type(found) is int and type(wanted) is int and found <= wanted
 
 
 def _write_line(fd: int, record: Mapping[str, Any]) -> None:
