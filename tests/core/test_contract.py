@@ -28,6 +28,23 @@ def test_error_hierarchy() -> None:
     assert issubclass(UndoError, TikiGamesError) and issubclass(UndoError, IndexError)
 
 
+@pytest.mark.parametrize("name", sorted(tikigames.GAMES))
+def test_each_initial_state_is_the_callers_own(name: str) -> None:
+    # new_initial_state clones one kept state: playing on one must change no later one.
+    game = tikigames.load(name)
+    first = game.new_initial_state()
+    fresh = type(first)(game)  # built by the constructor, not cloned
+    rng = random.Random(3)
+    for _ in range(30):
+        if first.is_terminal():
+            break
+        first.apply_action(first.random_action(rng))
+    second = game.new_initial_state()
+    assert second is not first and second == fresh and not second.history()
+    assert second.legal_actions() == fresh.legal_actions()
+    assert second.to_json() == fresh.to_json() and str(second) == str(fresh)
+
+
 def test_games_and_constants() -> None:
     assert "tiki_topple" in tikigames.GAMES
     assert list(tikigames.GAMES) == sorted(tikigames.GAMES)

@@ -128,6 +128,8 @@ class Game(ABC, Generic[S, Obs, R]):
             table = _TABLES[table_key] = self._build_table()
         self._table: ActionTable[Any] = table
         self._encoder: ObservationEncoder[R, Obs] | None = None
+        #: The initial state that :meth:`new_initial_state` clones (never handed out).
+        self._initial: S | None = None
 
     # ----------------------------------------------------------------- game hooks
 
@@ -247,9 +249,18 @@ class Game(ABC, Generic[S, Obs, R]):
         return self._table.actions
 
     def new_initial_state(self) -> S:
-        """The state before the first action (setup chance outcomes or a draft still to come)."""
-        state: S = self.state_class(self)  # type: ignore[assignment]
-        return state
+        """The state before the first action (setup chance outcomes or a draft still to come).
+
+        The game builds its initial state once and hands out clones of it: a clone copies what
+        the constructor computes (Paikō's threat maps: a tenth of the cost), and, compiled, it
+        calls the state's class by name, which runs ``__init__`` once (see
+        :meth:`State.clone <tikigames.core.state.State.clone>`).
+        """
+        initial = self._initial
+        if initial is None:
+            built: S = self.state_class(self)  # type: ignore[assignment]
+            initial = self._initial = built
+        return initial.clone()
 
     def resample(self, obs: Obs, rng: random.Random) -> S:
         """A new state consistent with ``obs``, drawn as the game's page documents.
