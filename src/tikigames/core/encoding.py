@@ -143,7 +143,8 @@ class ObservationEncoder(ABC, Generic[R, Obs]):
     subclass works out from the rules in ``__init__`` (offsets, scales, seat orders) is worked
     out once, not at every ``obs.tensor()``.
 
-    >>> class Coin(ObservationEncoder[None, Any]):
+    >>> from tikigames.core.encoding import ObservationEncoder, Plane
+    >>> class Coin(ObservationEncoder[None, int]):
     ...     def planes(self, rules):
     ...         return [Plane("seen", (2,), "heads, tails")]
     ...     def encode(self, obs):

@@ -233,6 +233,8 @@ class TacTikiEncoder(ObservationEncoder[TacTikiRules, TacTikiObservation]):
     def planes(self, rules: TacTikiRules) -> list[Plane]:
         """The planes for ``rules``.
 
+        >>> from tikigames.tactiki.data import TacTikiRules
+        >>> from tikigames.tactiki.encoding import TacTikiEncoder
         >>> layout = TacTikiEncoder(TacTikiRules(strict_statue=False, max_turns=None)).layout
         >>> layout.size, layout.plane("rank").shape
         (5146, (5, 20, 5, 5))
