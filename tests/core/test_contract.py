@@ -204,3 +204,26 @@ def test_unpickled_states_and_actions_work_with_the_original_tables() -> None:
     state.apply_action(action)
     obs = pickle.loads(pickle.dumps(state.observation(state.current_player())))
     state.apply_action(obs.legal_actions()[0])
+
+
+@pytest.mark.parametrize("name", sorted(tikigames.GAMES))
+def test_seen_history_follows_apply_undo_and_clones(name: str) -> None:
+    # seen_history keeps each seat's view and extends it: after any mix of applies, undos and
+    # clones it must equal the view rebuilt from scratch (a fresh replay of the history).
+    game = tikigames.load(name)
+    state = game.new_initial_state()
+    rng = random.Random(11)
+    seats = [*range(game.num_players), None]
+    for step in range(120):
+        if state.is_terminal() or (state.history() and rng.random() < 0.25):
+            state.undo_action()
+        else:
+            state.apply_action(state.random_action(rng))
+        if step % 7 == 3:
+            state = state.clone()
+        replay = game.new_initial_state()
+        for action in state.history():
+            replay.apply_action(action)
+        for seat in rng.sample(seats, 2):
+            assert state.seen_history(seat) == replay.seen_history(seat)
+            assert state.observation(seat) == replay.observation(seat)

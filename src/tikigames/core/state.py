@@ -84,6 +84,7 @@ class State(ABC, Generic[A, G, Obs]):
         "_legal_stack",
         "_undo",
         "_hidden",
+        "_seen",
     )
 
     def __init__(self, game: G, source: Self | None = None) -> None:
@@ -100,6 +101,7 @@ class State(ABC, Generic[A, G, Obs]):
             self._legal: list[A] | None = source._legal
             self._legal_stack: list[list[A] | None] = source._legal_stack.copy()
             self._hash: int | None = source._hash
+            self._seen: dict[int, list[str]] = {}
             source._copy_into(self)
             return
         self._actions = game.action_table.actions
@@ -116,6 +118,10 @@ class State(ABC, Generic[A, G, Obs]):
         #: undo restores them and apply/undo loops never regenerate the moves of a position.
         self._legal_stack = []
         self._hash = None
+        #: What each seat saw (``-1``: a spectator), as far as :meth:`seen_history` was last
+        #: asked: it extends a seat's list with the actions applied since, and an undo cuts
+        #: every list back. Empty until asked, so applying actions costs nothing more.
+        self._seen = {}
         self._init_position()
 
     # ----------------------------------------------------------------- game hooks
@@ -247,8 +253,10 @@ class State(ABC, Generic[A, G, Obs]):
     def seen_history(self, player: None) -> tuple[str, ...]: ...
     def seen_history(self, player: object) -> tuple[str, ...]:
         """Every applied action's text as ``player`` saw it when it was applied (``None``: a
-        spectator): the ``history`` of ``player``'s observation, kept as the game goes, so it
-        costs one copy.
+        spectator): the ``history`` of ``player``'s observation. The state keeps each seat's
+        list once asked and extends it with the actions applied since, so a call costs the
+        new actions and one copy, not the whole history again (an environment asks at every
+        step).
 
         >>> import random, tikigames
         >>> state = tikigames.load("tiki_topple").new_initial_state()
@@ -262,12 +270,22 @@ class State(ABC, Generic[A, G, Obs]):
             ValueError: ``player`` is not a seat of the game or ``None``.
         """
         seat = self._check_player(player)
+        key = -1 if seat is None else seat
+        seen = self._seen.get(key)
+        if seen is None:
+            seen = self._seen[key] = []
         history = self._history
-        texts = [action.text for action in history]
-        for index, viewer in self._hidden:
-            if viewer != seat or seat is None:
-                texts[index] = cast(str, history[index].hidden)
-        return tuple(texts)
+        start = len(seen)
+        if start < len(history):
+            seen += [action.text for action in history[start:]]
+            hidden = self._hidden
+            k = len(hidden) - 1
+            while k >= 0 and hidden[k][0] >= start:  # the hidden actions among the new ones
+                index, viewer = hidden[k]
+                if viewer != seat or seat is None:
+                    seen[index] = cast(str, history[index].hidden)
+                k -= 1
+        return tuple(seen)
 
     @overload
     def observation(self, player: int) -> Obs: ...
@@ -486,7 +504,16 @@ class State(ABC, Generic[A, G, Obs]):
         self._undo_last(action)
         self._legal = self._legal_stack.pop()
         self._hash = None
+        if self._seen:
+            size = len(self._history)
+            for seen in self._seen.values():
+                del seen[size:]
         return action
+
+    def _history_rewritten(self) -> None:
+        """Forget the views of the history kept for :meth:`seen_history`: for a game's fast
+        path that rewrites ``_history`` in place (a resampler's copy of one world)."""
+        self._seen = {}
 
     def _replay(self, actions: Sequence[A]) -> None:
         """Apply ``actions`` without checking them (they were checked, or built by the engine)."""

@@ -511,6 +511,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             stack[i] = None
         self._legal = None
         self._hash = None
+        self._history_rewritten()
 
     # ----------------------------------------------------------------- legal actions
 
