@@ -121,6 +121,10 @@ def test_a_tournament_grows_when_resumed_with_more_games(tmp_path: Path) -> None
     round_robin(GAME, rr_bots, games=2, seed=8, labels=labels, out=rr_out)
     rr_grown = round_robin(GAME, rr_bots, games=5, labels=labels, out=rr_out, resume=True)
     assert rr_grown == rr_whole and rr_grown.resumed == 6
+    # Never shrink: below what the file was started with, or below what it holds now.
+    for fewer in (3, 5):
+        with pytest.raises(ValueError, match="can grow, not shrink"):
+            tikigames.arena(GAME, bots, games=fewer, labels=["i", "r"], out=out, resume=True)
     # The other settings still must match.
     with pytest.raises(ValueError, match="labels"):
         tikigames.arena(GAME, bots, games=8, labels=["i", "x"], out=out, resume=True)

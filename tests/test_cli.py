@@ -156,3 +156,15 @@ def test_play_writes_each_humans_view_as_a_picture(tmp_path: Any) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["player0.html", "player0.svg"]
     assert (tmp_path / "player0.svg").read_text().startswith("<svg")
     assert 'http-equiv="refresh"' in (tmp_path / "player0.html").read_text()
+
+
+class _ClosedPipe(io.StringIO):
+    """A stdout whose reader went away, as ``tikigames … | head`` leaves it."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_closed_pipe_ends_the_command_quietly() -> None:
+    err = io.StringIO()
+    assert main(["list"], stdout=_ClosedPipe(), stderr=err) == 141 and err.getvalue() == ""

@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import inspect
 import json
+import os
 import sys
 import textwrap
 import time
@@ -638,6 +639,14 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``tikigames arena … | head``): stop without a traceback. At
+        # exit Python flushes stdout again, which would raise again: point it at /dev/null.
+        if stdout is sys.stdout:
+            with contextlib.suppress(OSError, ValueError):
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a program its pipe stopped
 
 
 if __name__ == "__main__":

@@ -104,6 +104,12 @@ class RecordFile:
                 if found.get(key) != wanted.get(key)
                 and not (key in growing and _grows(found.get(key), wanted.get(key)))
             )
+            shrunk = [
+                key for key in differ if key in growing and _grows(wanted.get(key), found.get(key))
+            ]
+            if differ and differ == shrunk:
+                started = ", ".join(f"{key} = {found[key]}" for key in shrunk)
+                raise ValueError(f"{target} was started with {started}: it can grow, not shrink")
             if differ:
                 raise ValueError(
                     f"{target} holds another tournament (it differs in {', '.join(differ)})"
