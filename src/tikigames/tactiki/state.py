@@ -495,9 +495,9 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         new._tagging = False
 
     def _core_lists(self) -> tuple[list[TacTikiAction], list[Any]]:
-        """The base class's history and undo records, for ``WorldTemplate`` to patch (what
-        each player saw is derived from the history: ``_history_rewritten`` forgets the views
-        kept of the old one)."""
+        """The base class's history and undo records, for ``WorldTemplate`` to patch. What
+        each player saw is derived from the history, so the views kept of it are forgotten."""
+        self._history_rewritten()
         return self._history, self._undo
 
     def _position_key(self) -> tuple[Any, ...]:
@@ -629,7 +629,6 @@ class WorldTemplate:
         history, undo = world._core_lists()
         for (index, rows, _owner), rank in zip(self._slots, ranks, strict=True):
             history[index] = rows[rank - 1]
-        world._history_rewritten()
         if self._placements:
             placed = world._placed
             for j, base, old in self._placements:
