@@ -6,24 +6,12 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-settings.register_profile(
-    "ci",
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    derandomize=True,
-)
-settings.register_profile(
-    "wheel",
-    max_examples=12,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    derandomize=True,
-)
-settings.register_profile(
-    "thorough",
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+#: Every profile: no deadline (a shared machine is slow at times) and no slowness checks.
+_COMMON = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
+settings.register_profile("ci", max_examples=40, derandomize=True, **_COMMON)
+settings.register_profile("wheel", max_examples=12, derandomize=True, **_COMMON)
+settings.register_profile("thorough", max_examples=200, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

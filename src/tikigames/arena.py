@@ -768,18 +768,15 @@ def _run(
     try:
         if store is not None:
             expected = {index: entries for index, entries in tasks}
-            last = max(
-                (d["index"] for d in store.records if type(d.get("index")) is int), default=-1
-            )
-            if last >= len(tasks):
-                raise ValueError(
-                    f"{out} holds games up to index {last}, more than the {len(tasks)} games "
-                    "asked: a tournament can grow, not shrink"
-                )
             for data in store.records:
                 outcome: _Outcome = (
                     GameError.from_json(data) if "error" in data else GameRecord.from_json(data)
                 )
+                if outcome.index >= len(tasks):  # a tournament's games are 0, 1, … in order
+                    raise ValueError(
+                        f"{out} holds game {outcome.index}, beyond the {len(tasks)} games "
+                        "asked: a tournament can grow, not shrink"
+                    )
                 entries = expected.get(outcome.index)
                 if (
                     entries is None

@@ -55,7 +55,6 @@ __all__ = [
     "THREAT_LEVELS",
     "TURN_SCALE",
     "PaikoEncoder",
-    "encode",
 ]
 
 #: The cells of one board plane: the 14×14 grid.
@@ -231,70 +230,8 @@ def _effect(view: int, entry: tuple[str, int, str, str]) -> Effect:
     return tuple(marks), tuple(hits)
 
 
-def encode(obs: PaikoObservation) -> list[float]:
-    """The tensor of ``obs`` (``obs.tensor()``) in the game's layout, from the observation's
-    fields alone; see the module's docstring for the orientation.
-
-    Threat, cover and support are summed from the rules' pattern tables tile by tile, as
-    :class:`~tikigames.paiko.maps.PaikoMaps` sums them (the tests check the two agree):
-    building a whole ``PaikoMaps`` would cost more than the rest of the tensor."""
-    game = obs.game
-    values = game.observation_tensor_layout().zeros()
-    observer = obs.player
-    view = 1 if observer == 1 else 0  # the seat encoded first; a spectator's is White
-    cells = CELL[view]
-    values[COVER_AT : COVER_AT + 2 * CELLS] = HOME_PLANES
-    values[SUPPORT_AT : SUPPORT_AT + 2 * CELLS] = HOME_PLANES
-    values[BOARD_AT : BOARD_AT + 2 * CELLS] = BOARD_PLANE
-    effects = _EFFECTS[view]
-    against = [0] * (2 * CELLS)
-    for entry in obs.board:
-        effect = effects.get(entry)
-        if effect is None:
-            effect = effects[entry] = _effect(view, entry)
-        marks, hits = effect
-        for index in marks:
-            values[index] = 1.0
-        for counter, first in hits:
-            level = against[counter]
-            against[counter] = level + 1
-            if level < THREAT_LEVELS:
-                values[first + level * CELLS] = 1.0
-    rules = game.rules
-    limit = rules.move_limit
-    for player in (0, 1):
-        seat = player ^ view
-        last, count = obs.last_moved[player]
-        if last is not None and limit is not None:
-            values[LAST_AT + seat * CELLS + cells[SQUARE_INDEX[last]]] = min(count / limit, 1.0)
-        for at, tiles in (
-            (HANDS_AT + seat * NUM_TILES, obs.hands[player]),
-            (RESERVES_AT + seat * NUM_TILES, obs.reserves[player]),
-        ):
-            for tile_name in tiles:  # at most 3 of a type: 1/3 added up to 3 times is 1.0
-                values[at + TILE_INDEX[tile_name]] += THIRD
-        values[LOST_AT + seat] = obs.lost[player] / ALL_TILES
-        values[SCORES_AT + seat] = min(obs.scores[player] / WIN_POINTS, SCORE_CAP)
-    if obs.pending_sai is not None:
-        values[SAI_AT + cells[SQUARE_INDEX[obs.pending_sai]]] = 1.0
-    values[PHASE_AT + PHASE_INDEX[obs.phase]] = 1.0
-    if obs.current_player >= 0:
-        values[TO_ACT_AT + (obs.current_player ^ view)] = 1.0
-    values[PICKS_AT] = min(obs.picks / PICKS_SCALE, 1.0)
-    values[PASSES_AT] = obs.passes / 2
-    turns = rules.max_turns
-    values[TURN_AT] = obs.turn / turns if turns is not None else min(obs.turn / TURN_SCALE, 1.0)
-    if obs.winner is not None:
-        values[WINNER_AT + (obs.winner ^ view)] = 1.0
-    if observer is not None:
-        values[OBSERVER_AT + observer] = 1.0
-    values[OPTIONS_AT] = 1.0 if rules.draw_exact else 0.0
-    values[OPTIONS_AT + 1] = 1.0 / limit if limit is not None else 0.0
-    return values
-
-
 class PaikoEncoder(ObservationEncoder[PaikoRules, PaikoObservation]):
-    """Paikō's observation tensor (``Game.encoder_class``): :func:`encode`, in the planes
+    """Paikō's observation tensor (``Game.encoder_class``): :meth:`encode`, in the planes
     below. Only the descriptions of the scaled counters depend on the rules, never a shape or
     an offset (this module's constants)."""
 
@@ -303,5 +240,61 @@ class PaikoEncoder(ObservationEncoder[PaikoRules, PaikoObservation]):
         return _planes(rules)
 
     def encode(self, obs: PaikoObservation) -> list[float]:
-        """``obs.tensor()``: :func:`encode`."""
-        return encode(obs)
+        """The tensor of ``obs`` (``obs.tensor()``) in the game's layout, from the observation's
+        fields alone; see the module's docstring for the orientation.
+
+        Threat, cover and support are summed from the rules' pattern tables tile by tile, as
+        :class:`~tikigames.paiko.maps.PaikoMaps` sums them (the tests check the two agree):
+        building a whole ``PaikoMaps`` would cost more than the rest of the tensor."""
+        values = self.layout.zeros()
+        observer = obs.player
+        view = 1 if observer == 1 else 0  # the seat encoded first; a spectator's is White
+        cells = CELL[view]
+        values[COVER_AT : COVER_AT + 2 * CELLS] = HOME_PLANES
+        values[SUPPORT_AT : SUPPORT_AT + 2 * CELLS] = HOME_PLANES
+        values[BOARD_AT : BOARD_AT + 2 * CELLS] = BOARD_PLANE
+        effects = _EFFECTS[view]
+        against = [0] * (2 * CELLS)
+        for entry in obs.board:
+            effect = effects.get(entry)
+            if effect is None:
+                effect = effects[entry] = _effect(view, entry)
+            marks, hits = effect
+            for index in marks:
+                values[index] = 1.0
+            for counter, first in hits:
+                level = against[counter]
+                against[counter] = level + 1
+                if level < THREAT_LEVELS:
+                    values[first + level * CELLS] = 1.0
+        rules = self.rules
+        limit = rules.move_limit
+        for player in (0, 1):
+            seat = player ^ view
+            last, count = obs.last_moved[player]
+            if last is not None and limit is not None:
+                values[LAST_AT + seat * CELLS + cells[SQUARE_INDEX[last]]] = min(count / limit, 1.0)
+            for at, tiles in (
+                (HANDS_AT + seat * NUM_TILES, obs.hands[player]),
+                (RESERVES_AT + seat * NUM_TILES, obs.reserves[player]),
+            ):
+                for tile_name in tiles:  # at most 3 of a type: 1/3 added up to 3 times is 1.0
+                    values[at + TILE_INDEX[tile_name]] += THIRD
+            values[LOST_AT + seat] = obs.lost[player] / ALL_TILES
+            values[SCORES_AT + seat] = min(obs.scores[player] / WIN_POINTS, SCORE_CAP)
+        if obs.pending_sai is not None:
+            values[SAI_AT + cells[SQUARE_INDEX[obs.pending_sai]]] = 1.0
+        values[PHASE_AT + PHASE_INDEX[obs.phase]] = 1.0
+        if obs.current_player >= 0:
+            values[TO_ACT_AT + (obs.current_player ^ view)] = 1.0
+        values[PICKS_AT] = min(obs.picks / PICKS_SCALE, 1.0)
+        values[PASSES_AT] = obs.passes / 2
+        turns = rules.max_turns
+        values[TURN_AT] = obs.turn / turns if turns is not None else min(obs.turn / TURN_SCALE, 1.0)
+        if obs.winner is not None:
+            values[WINNER_AT + (obs.winner ^ view)] = 1.0
+        if observer is not None:
+            values[OBSERVER_AT + observer] = 1.0
+        values[OPTIONS_AT] = 1.0 if rules.draw_exact else 0.0
+        values[OPTIONS_AT + 1] = 1.0 / limit if limit is not None else 0.0
+        return values

@@ -39,7 +39,7 @@ from tikigames.tactiki.data import (
 )
 from tikigames.tactiki.observation import Piece, TacTikiObservation
 
-__all__ = ["LEVELS", "POOL_SCALE", "RANK_SCALE", "STACK_SCALE", "TacTikiEncoder", "encode"]
+__all__ = ["LEVELS", "POOL_SCALE", "RANK_SCALE", "STACK_SCALE", "TacTikiEncoder"]
 
 #: Levels of the board planes: every piece of both players, so that a column is never cut.
 LEVELS: Final = 2 * PIECES_PER_PLAYER
@@ -167,66 +167,8 @@ _HOME: Final = tuple(
 )
 
 
-def encode(obs: TacTikiObservation) -> list[float]:
-    """The tensor of ``obs`` (``obs.tensor()``) in its game's layout, from the observation's
-    fields alone: the board, the pools, and the turn's progress."""
-    game = obs.game
-    values = game.observation_tensor_layout().zeros()
-    player = obs.player
-    me = 0 if player is None else player
-    features = _FEATURES[me]
-    for square, column in enumerate(obs.board):
-        height = len(column)
-        if not height:
-            continue
-        own = 0
-        for index in range(height):
-            piece = column[index]
-            owner = piece[0]
-            level = height - 1 - index
-            at = level * NUM_SQUARES + square
-            for offset in features[piece]:
-                values[offset + at] = 1.0
-            if index + 1 < height and column[index + 1][0] != owner:
-                values[_BLOCKED + at] = 1.0
-            if owner == me:
-                own += 1
-        values[_STACK + square] = own / STACK_SCALE
-        values[_STACK + NUM_SQUARES + square] = (height - own) / STACK_SCALE
-        home = _HOME[square]
-        if home >= 0 and column[height - 1][0] != home:
-            values[_LOCKED + square] = 1.0
-    for seat in (0, 1):
-        plane = _START + (0 if seat == me else NUM_SQUARES)
-        for square in START_SQUARES[seat]:
-            values[plane + square] = 1.0
-    if player is not None:
-        values[_SEAT + player] = 1.0
-    current = obs.current_player
-    if current < 0:
-        values[_TO_ACT + 2] = 1.0
-    else:
-        values[_TO_ACT + (0 if current == me else 1)] = 1.0
-    if len(obs.history) < SETUP_ACTIONS:
-        values[_SETUP] = 1.0
-    if obs.second_move:
-        values[_SECOND] = 1.0
-    if obs.passes:
-        values[_PASSES] = 1.0
-    limit = game.rules.max_turns
-    if limit is not None:
-        values[_TURNS] = obs.turns / limit
-    for seat in (0, 1):
-        side = 0 if seat == me else 1
-        values[_POOL_SIZE + side] = obs.pool_sizes[seat] / POOL_SCALE
-        base = _POOL_RANKS + side * len(RANKS) - 1
-        for rank in obs.pools[seat]:
-            values[base + rank] += 1.0 / RANK_SCALE
-    return values
-
-
 class TacTikiEncoder(ObservationEncoder[TacTikiRules, TacTikiObservation]):
-    """TacTiki's observation tensor (``Game.encoder_class``): :func:`encode`, in the planes
+    """TacTiki's observation tensor (``Game.encoder_class``): :meth:`encode`, in the planes
     below. Every rules value has the same shapes and offsets (this module's constants); only
     the ``turns`` description differs."""
 
@@ -242,5 +184,57 @@ class TacTikiEncoder(ObservationEncoder[TacTikiRules, TacTikiObservation]):
         return _planes(rules)
 
     def encode(self, obs: TacTikiObservation) -> list[float]:
-        """``obs.tensor()``: :func:`encode`."""
-        return encode(obs)
+        """The tensor of ``obs`` (``obs.tensor()``) in its game's layout, from the observation's
+        fields alone: the board, the pools, and the turn's progress."""
+        values = self.layout.zeros()
+        player = obs.player
+        me = 0 if player is None else player
+        features = _FEATURES[me]
+        for square, column in enumerate(obs.board):
+            height = len(column)
+            if not height:
+                continue
+            own = 0
+            for index in range(height):
+                piece = column[index]
+                owner = piece[0]
+                level = height - 1 - index
+                at = level * NUM_SQUARES + square
+                for offset in features[piece]:
+                    values[offset + at] = 1.0
+                if index + 1 < height and column[index + 1][0] != owner:
+                    values[_BLOCKED + at] = 1.0
+                if owner == me:
+                    own += 1
+            values[_STACK + square] = own / STACK_SCALE
+            values[_STACK + NUM_SQUARES + square] = (height - own) / STACK_SCALE
+            home = _HOME[square]
+            if home >= 0 and column[height - 1][0] != home:
+                values[_LOCKED + square] = 1.0
+        for seat in (0, 1):
+            plane = _START + (0 if seat == me else NUM_SQUARES)
+            for square in START_SQUARES[seat]:
+                values[plane + square] = 1.0
+        if player is not None:
+            values[_SEAT + player] = 1.0
+        current = obs.current_player
+        if current < 0:
+            values[_TO_ACT + 2] = 1.0
+        else:
+            values[_TO_ACT + (0 if current == me else 1)] = 1.0
+        if len(obs.history) < SETUP_ACTIONS:
+            values[_SETUP] = 1.0
+        if obs.second_move:
+            values[_SECOND] = 1.0
+        if obs.passes:
+            values[_PASSES] = 1.0
+        limit = self.rules.max_turns
+        if limit is not None:
+            values[_TURNS] = obs.turns / limit
+        for seat in (0, 1):
+            side = 0 if seat == me else 1
+            values[_POOL_SIZE + side] = obs.pool_sizes[seat] / POOL_SCALE
+            base = _POOL_RANKS + side * len(RANKS) - 1
+            for rank in obs.pools[seat]:
+                values[base + rank] += 1.0 / RANK_SCALE
+        return values
