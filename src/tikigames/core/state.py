@@ -447,6 +447,16 @@ class State(ABC, Generic[A, G, Obs]):
 
         The state is unchanged when it raises.
         """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate_legal()
+        if type(action) is self._action_type:
+            # The common case, an entry of the legal list handed out: found by identity in the
+            # sorted list, it is the table's own object and legal, so nothing is coerced.
+            index = bisect_left(legal, action)
+            if index < len(legal) and legal[index] is action:
+                self.apply_unchecked(action)
+                return
         entry = self._coerce(action)
         if not self._is_legal(entry):
             raise self._illegal(entry)

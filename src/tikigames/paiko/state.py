@@ -251,6 +251,12 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             return DRAFT_ORDER[self._step]
         return TERMINAL
 
+    def is_terminal(self) -> bool:
+        return self._phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return False  # Paikō has no chance
+
     def returns(self) -> list[float]:
         if self._phase != OVER or self._winner < 0:
             return [0.0, 0.0]

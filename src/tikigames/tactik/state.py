@@ -248,6 +248,12 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     def current_player(self) -> int:
         return self._player
 
+    def is_terminal(self) -> bool:
+        return self._player == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self._player == CHANCE
+
     def returns(self) -> list[float]:
         n = self._rules.players
         if self._phase != OVER or not self._winners:

@@ -148,6 +148,9 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
     def is_terminal(self) -> bool:
         return self._phase == OVER
 
+    def is_chance_node(self) -> bool:
+        return False  # TacTiki has no chance: the players set their stacks up themselves
+
     def _generate_legal(self) -> list[TacTikiAction]:
         phase = self._phase
         player = self._player

@@ -159,6 +159,12 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             return self._player
         return CHANCE if phase != _OVER else TERMINAL
 
+    def is_terminal(self) -> bool:
+        return self._phase == _OVER
+
+    def is_chance_node(self) -> bool:
+        return self._phase == _LINE or self._phase == _SECRET
+
     def _generate_legal(self) -> list[TikiToppleAction]:
         phase = self._phase
         if phase == _PLAY:
