@@ -74,6 +74,13 @@ class BlindNimEncoder(NimEncoder):
         return self.layout.zeros()
 
 
+class SparseNimEncoder(NimEncoder):
+    """Writes its sparse form itself, and gets it wrong: one stone off."""
+
+    def encode_sparse(self, obs: Observation[Any]) -> dict[int, float]:
+        return {4 - sum(int(text[-1]) for text in obs.history): 1.0}
+
+
 @register  # check_game loads its states from JSON through the registry
 class Nim(Game[NimState, Observation[Any], NimRules]):
     name = "nim_for_tests"
@@ -111,6 +118,13 @@ class BlindNim(Nim):
     encoder_class = BlindNimEncoder
 
 
+class MisreadNim(Nim):
+    """Its sparse tensor is not its tensor."""
+
+    name = "misread_nim_for_tests"
+    encoder_class = SparseNimEncoder
+
+
 def test_check_game_passes_a_sound_game() -> None:
     check_game(Nim(), examples=10, max_steps=10)
 
@@ -124,6 +138,13 @@ def test_check_game_finds_a_tensor_that_loses_what_decides_the_legal_actions() -
     with pytest.raises(ConformanceError, match=r"tensors_encode.*equal tensors"):
         check_game(
             BlindNim(), examples=20, max_steps=10, properties=["tensors_encode_the_observation"]
+        )
+
+
+def test_check_game_finds_a_sparse_tensor_that_is_not_the_tensor() -> None:
+    with pytest.raises(ConformanceError, match=r"tensors_encode.*sparse tensor of 0 differs"):
+        check_game(
+            MisreadNim(), examples=5, max_steps=4, properties=["tensors_encode_the_observation"]
         )
 
 

@@ -439,7 +439,8 @@ def masks_mark_the_legal_actions(game: AnyGame, picks: list[int], seed: int, ste
 def tensors_encode_the_observation(game: AnyGame, picks: list[int], seed: int, steps: int) -> None:
     """Every observation's tensor has the game's fixed shape and finite float values, depends on
     the observation alone (a resampled world gives its player the same tensor), and tells apart
-    two positions of a player whose legal actions differ."""
+    two positions of a player whose legal actions differ; its sparse form holds the same values
+    (every index in range, every one missing 0)."""
     layout = game.observation_tensor_layout()
     _check(game.observation_tensor_shape() == (layout.size,), "tensor shape is not (size,)")
     rng = random.Random(seed)
@@ -450,6 +451,12 @@ def tensors_encode_the_observation(game: AnyGame, picks: list[int], seed: int, s
             values = obs.tensor()
             _check(len(values) == layout.size, f"tensor of {p} has {len(values)} values")
             _check(all(type(v) is float and math.isfinite(v) for v in values), "tensor values")
+            sparse = obs.sparse_tensor()
+            _check(
+                all(type(i) is int and 0 <= i < layout.size for i in sparse)
+                and all(values[i] == sparse.get(i, 0.0) for i in range(layout.size)),
+                f"sparse tensor of {p} differs from its tensor",
+            )
             if index % 8 == 0 or index == len(drawn) - 1:
                 world = game.resample(obs, rng)
                 _check(world.observation(p).tensor() == values, f"resampled tensor of {p}")

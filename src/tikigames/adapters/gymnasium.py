@@ -57,6 +57,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
+from tikigames.adapters.arrays import tensor_array
 from tikigames.bots.random_bot import RandomBot
 from tikigames.core.bot import Bot
 from tikigames.core.game import Game
@@ -249,7 +250,7 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
         info: dict[str, Any] = {"action_mask": mask}
         if state.is_terminal():
             info["returns"] = tuple(state.returns())
-        return np.array(obs.tensor(), dtype=np.float32), info
+        return tensor_array(obs), info
 
     def __repr__(self) -> str:
         return f"TikiGamesEnv({self._game!r}, seat={self._seat})"

@@ -39,6 +39,7 @@ from typing import Any, ClassVar, Final
 import numpy as np
 import pyspiel
 
+from tikigames.adapters.arrays import write_tensor
 from tikigames.core.errors import OptionError
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
@@ -475,7 +476,7 @@ class Observer:
     def set_from(self, state: OpenSpielState, player: int) -> None:
         """Write ``player``'s observation of ``state`` into ``tensor`` (and so ``dict``)."""
         if self.tensor is not None:
-            self.tensor[:] = _observation(state, None if self.spectator else player).tensor()
+            write_tensor(_observation(state, None if self.spectator else player), self.tensor)
 
     def string_from(self, state: OpenSpielState, player: int) -> str:
         """``player``'s observation of ``state`` as a string (see the class)."""

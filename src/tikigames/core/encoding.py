@@ -14,6 +14,11 @@ seat orders), and fills ``layout.zeros()`` through the offsets of its planes. It
 observation alone, never a state, so equal observations give equal tensors and a resampled
 world gives its player the same tensor: the tensor can carry no secret the observation does not.
 
+Most of a large tensor is zeros (Paikō's 7,304 values hold about 360 others), and turning a
+list of Python floats into an array costs more than building it: an encoder may write its
+values into a dict instead (:meth:`~ObservationEncoder.encode_sparse`, ``obs.sparse_tensor()``),
+which an adapter scatters into a zeroed array in one call.
+
 >>> from tikigames.core.encoding import Plane, TensorLayout
 >>> layout = TensorLayout([
 ...     Plane("card", (3,), "the observer's card, one-hot"),
@@ -34,12 +39,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Generic
+from itertools import compress
+from typing import Any, Final, Generic, Protocol
 
 from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
 
-__all__ = ["ObservationEncoder", "Plane", "TensorLayout"]
+__all__ = ["ObservationEncoder", "Plane", "TensorLayout", "TensorValues"]
 
 R = TypeVar("R", default=Any)
 Obs = TypeVar("Obs", default=Any)
@@ -133,6 +139,14 @@ class TensorLayout:
         return f"TensorLayout({planes}; {self._size} values)"
 
 
+class TensorValues(Protocol):
+    """What an encoder may write a tensor's values into, one index at a time: the dense list
+    (``layout.zeros()``) or a dict of the sparse form. An encoder that writes both forms from
+    one method takes either, and only sets values, never reads them back."""
+
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class ObservationEncoder(ABC, Generic[R, Obs]):
     """A game's observation tensor for one rules value: the :attr:`layout` of its planes, and
@@ -143,6 +157,12 @@ class ObservationEncoder(ABC, Generic[R, Obs]):
     subclass works out from the rules in ``__init__`` (offsets, scales, seat orders) is worked
     out once, not at every ``obs.tensor()``.
 
+    A subclass writes :meth:`encode` (the list of every value) or :meth:`encode_sparse` (a dict
+    of the values that are not 0), and the base class derives the other: write the dense form
+    for a small tensor. For a large tensor of mostly zeros write both, from one method that
+    sets the values into either (:class:`TensorValues`): the list for ``obs.tensor()``, a dict
+    for the adapters, which scatter it into an array rather than convert a long list.
+
     >>> from tikigames.core.encoding import ObservationEncoder, Plane
     >>> class Coin(ObservationEncoder[None, int]):
     ...     def planes(self, rules):
@@ -152,11 +172,23 @@ class ObservationEncoder(ABC, Generic[R, Obs]):
     ...         values[obs] = 1.0
     ...         return values
     >>> coin = Coin(None)
-    >>> coin.layout.size, coin.encode(1)
-    (2, [0.0, 1.0])
+    >>> coin.layout.size, coin.encode(1), coin.encode_sparse(1)
+    (2, [0.0, 1.0], {1: 1.0})
+
+    Raises:
+        TypeError: (building one) the subclass writes neither :meth:`encode` nor
+            :meth:`encode_sparse`.
     """
 
     def __init__(self, rules: R) -> None:
+        cls = type(self)
+        if cls.encode is ObservationEncoder.encode and (
+            cls.encode_sparse is ObservationEncoder.encode_sparse
+        ):
+            raise TypeError(f"{cls.__name__} must write encode() or encode_sparse()")
+        #: Whether the subclass writes :meth:`encode_sparse` itself: then the sparse form costs
+        #: least (an adapter scatters it into a zeroed array), else the dense list does.
+        self.sparse = cls.encode_sparse is not ObservationEncoder.encode_sparse
         #: The rules value the encoder was built for.
         self.rules = rules
         #: The planes of every tensor this encoder writes.
@@ -166,7 +198,18 @@ class ObservationEncoder(ABC, Generic[R, Obs]):
     def planes(self, rules: R) -> list[Plane]:
         """The planes of the tensor for ``rules``, in order (called once, by ``__init__``)."""
 
-    @abstractmethod
     def encode(self, obs: Obs) -> list[float]:
         """``obs.tensor()``: the observation as :attr:`layout`'s values, flat, from the
-        observation alone."""
+        observation alone. By default :meth:`encode_sparse`'s values, scattered into
+        ``layout.zeros()``."""
+        values = self.layout.zeros()
+        for index, value in self.encode_sparse(obs).items():
+            values[index] = value
+        return values
+
+    def encode_sparse(self, obs: Obs) -> dict[int, float]:
+        """``obs.sparse_tensor()``: the values of :meth:`encode` that are not 0, by index
+        (every index missing holds 0; an index present may hold 0 too). By default the
+        non-zeros of :meth:`encode`'s list, found in one C pass."""
+        values = self.encode(obs)
+        return {index: values[index] for index in compress(range(len(values)), values)}

@@ -135,6 +135,25 @@ class Observation(Generic[G]):
         """
         return self.game.observation_encoder().encode(self)
 
+    def sparse_tensor(self) -> dict[int, float]:
+        """:meth:`tensor`'s values that are not 0, by index: every index missing holds 0 (an
+        index present may hold 0 too). The same tensor, cheaper to move into an array when it
+        is mostly zeros — as the PettingZoo and Gymnasium adapters do:
+        ``values[list(sparse)] = list(sparse.values())`` on a zeroed array.
+
+        >>> import tikigames
+        >>> obs = tikigames.load("paiko").new_initial_state().observation(0)
+        >>> sparse, values = obs.sparse_tensor(), obs.tensor()
+        >>> all(values[i] == sparse.get(i, 0.0) for i in range(len(values)))
+        True
+        >>> len(sparse) < len(values) // 10
+        True
+
+        Raises:
+            NotImplementedError: the game declares no encoding.
+        """
+        return self.game.observation_encoder().encode_sparse(self)
+
     def legal_actions_mask(self) -> list[int]:
         """0/1 over ``range(game.num_distinct_actions)``, 1 exactly at the observer's legal
         ids: all 0 when it is not their turn (a chance node or another seat)."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from tikigames.core.encoding import ObservationEncoder, Plane, TensorLayout
+from tikigames.core.encoding import ObservationEncoder, Plane, TensorLayout, TensorValues
 from tikigames.tactiki.data import (
     COPIES,
     NUM_SQUARES,
@@ -168,9 +168,10 @@ _HOME: Final = tuple(
 
 
 class TacTikiEncoder(ObservationEncoder[TacTikiRules, TacTikiObservation]):
-    """TacTiki's observation tensor (``Game.encoder_class``): :meth:`encode`, in the planes
-    below. Every rules value has the same shapes and offsets (this module's constants); only
-    the ``turns`` description differs."""
+    """TacTiki's observation tensor (``Game.encoder_class``), in the planes below. About 70 of
+    its 5,146 values are not 0: :meth:`_write` sets them into the list of ``obs.tensor()`` or
+    the dict of ``obs.sparse_tensor()``. Every rules value has the same shapes and offsets
+    (this module's constants); only the ``turns`` description differs."""
 
     def planes(self, rules: TacTikiRules) -> list[Plane]:
         """The planes for ``rules``.
@@ -184,9 +185,21 @@ class TacTikiEncoder(ObservationEncoder[TacTikiRules, TacTikiObservation]):
         return _planes(rules)
 
     def encode(self, obs: TacTikiObservation) -> list[float]:
-        """The tensor of ``obs`` (``obs.tensor()``) in its game's layout, from the observation's
-        fields alone: the board, the pools, and the turn's progress."""
+        """The tensor of ``obs`` (``obs.tensor()``) in its game's layout."""
         values = self.layout.zeros()
+        self._write(obs, values)
+        return values
+
+    def encode_sparse(self, obs: TacTikiObservation) -> dict[int, float]:
+        """The values of ``obs``'s tensor that are not 0 (``obs.sparse_tensor()``), by index."""
+        values: dict[int, float] = {}
+        self._write(obs, values)
+        return values
+
+    def _write(self, obs: TacTikiObservation, values: TensorValues) -> None:
+        """Set in ``values`` (all 0) the values of ``obs``'s tensor that are not 0, by index in
+        its game's layout, from the observation's fields alone: the board, the pools, and the
+        turn's progress."""
         player = obs.player
         me = 0 if player is None else player
         features = _FEATURES[me]
@@ -206,8 +219,10 @@ class TacTikiEncoder(ObservationEncoder[TacTikiRules, TacTikiObservation]):
                     values[_BLOCKED + at] = 1.0
                 if owner == me:
                     own += 1
-            values[_STACK + square] = own / STACK_SCALE
-            values[_STACK + NUM_SQUARES + square] = (height - own) / STACK_SCALE
+            if own:
+                values[_STACK + square] = own / STACK_SCALE
+            if own < height:
+                values[_STACK + NUM_SQUARES + square] = (height - own) / STACK_SCALE
             home = _HOME[square]
             if home >= 0 and column[height - 1][0] != home:
                 values[_LOCKED + square] = 1.0
@@ -229,12 +244,16 @@ class TacTikiEncoder(ObservationEncoder[TacTikiRules, TacTikiObservation]):
         if obs.passes:
             values[_PASSES] = 1.0
         limit = self.rules.max_turns
-        if limit is not None:
+        if limit is not None and obs.turns:
             values[_TURNS] = obs.turns / limit
         for seat in (0, 1):
             side = 0 if seat == me else 1
-            values[_POOL_SIZE + side] = obs.pool_sizes[seat] / POOL_SCALE
+            if obs.pool_sizes[seat]:
+                values[_POOL_SIZE + side] = obs.pool_sizes[seat] / POOL_SCALE
             base = _POOL_RANKS + side * len(RANKS) - 1
-            for rank in obs.pools[seat]:
-                values[base + rank] += 1.0 / RANK_SCALE
-        return values
+            pool = obs.pools[seat]
+            for rank in dict.fromkeys(pool):
+                share = 0.0
+                for _ in range(pool.count(rank)):  # added as many times: the same rounding
+                    share += 1.0 / RANK_SCALE
+                values[base + rank] = share
