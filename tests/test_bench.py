@@ -147,7 +147,7 @@ def test_compare_with_openspiel_and_python_chess() -> None:
     data = json.loads(out)
     assert set(data) == RUN_KEYS | {"compare"}
     compare = data["compare"]
-    assert set(compare) == {"openspiel", "chess", "multiples", "missing"}
+    assert set(compare) == {"openspiel", "chess", "multiples", "missing", "paired"}
     assert compare["missing"] == []
     openspiel = compare["openspiel"]
     assert isinstance(openspiel["version"], str) and list(openspiel["games"]) == list(
@@ -159,15 +159,27 @@ def test_compare_with_openspiel_and_python_chess() -> None:
     chess = compare["chess"]
     assert isinstance(chess["version"], str)
     assert math.isfinite(chess["legal_per_s"]) and chess["legal_per_s"] > 0
-    figures = data["games"]["tiki_topple"]
+    # Each multiple: the median over the game's rounds of its rate over the yardstick's rate
+    # measured just before it, in the same round.
+    samples = data["samples"]["tiki_topple"]
+    paired = compare["paired"]["tiki_topple"]
+    assert set(paired) == {*OPENSPIEL_GAMES, "chess"}
+    assert all(len(rates) == data["rounds"] for rates in paired.values())
     multiples = compare["multiples"]["tiki_topple"]
     assert set(multiples) == {*OPENSPIEL_GAMES, "chess"}
-    for name, reference in openspiel["games"].items():
+
+    def median_ratio(key: str, yardstick: str) -> float:
+        return statistics.median(
+            a / b for a, b in zip(samples[key], paired[yardstick], strict=True)
+        )
+
+    for name in openspiel["games"]:
         for key in ("openspiel_style_per_s", "library_style_per_s"):
-            expected = figures[key] / reference["openspiel_style_per_s"]
-            assert multiples[name][key] == pytest.approx(expected)
-    assert multiples["chess"]["legal_per_s"] == pytest.approx(
-        figures["legal_per_s"] / chess["legal_per_s"]
+            assert multiples[name][key] == pytest.approx(median_ratio(key, name))
+    assert multiples["chess"]["legal_per_s"] == pytest.approx(median_ratio("legal_per_s", "chess"))
+    # A yardstick's figure is its median over every round of the run.
+    assert openspiel["games"]["maedn"]["openspiel_style_per_s"] == pytest.approx(
+        statistics.median(paired["maedn"])
     )
     for name in (*OPENSPIEL_GAMES, "python-chess", "as multiples"):
         assert name in err
@@ -180,9 +192,11 @@ def test_compare_as_text_gives_each_game_as_multiples() -> None:
     assert status == 0
     lines = out.splitlines()
     assert "tikigames.compiled" in lines[0]
-    assert lines[2].split() == ["yardstick", "playout/s", "legal/s"]
-    assert lines[3].startswith("python_tic_tac_toe (Python)")
-    table = lines[lines.index("") + 2 :]
+    assert lines[2].split()[0] == "game" and lines[3].split()[0] == "tiki_topple"
+    # The yardsticks, measured with the game's rounds, follow the games.
+    assert lines[4] == "" and lines[5].split() == ["yardstick", "playout/s", "legal/s"]
+    assert lines[6].startswith("python_tic_tac_toe (Python)")
+    table = lines[lines.index("", 5) + 2 :]
     assert table[0].split() == ["game", *OPENSPIEL_GAMES, "python-chess"]
     row = table[1].split()
     assert row[0] == "tiki_topple" and len(row) == 1 + 3 * 3 + 1  # "a / b" per OpenSpiel game

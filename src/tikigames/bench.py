@@ -6,8 +6,11 @@ that a busy machine still gives figures worth comparing (:data:`FIGURES` defines
 Performance page explains them). With ``compare``, OpenSpiel's tic-tac-toe (Python and C++) and
 its C++ ``maedn`` run through the very loop of ``openspiel_style_per_s`` in the same run, and
 python-chess generates legal moves, as yardsticks: each game's rates are then also given as
-multiples of theirs. OpenSpiel and python-chess are optional (``tikigames[compare]``), imported
-only when asked for.
+multiples of theirs. The yardsticks are measured anew just before each round of each game, and a
+multiple is the median of the round's ratios: on a machine shared with other jobs a rate can
+move by half within a run, and a yardstick measured minutes before the game would carry that
+drift into every multiple. OpenSpiel and python-chess are optional (``tikigames[compare]``),
+imported only when asked for.
 
 The loops here are the user's own and stay interpreted (the compiled build leaves this module
 out): they measure the engines as a Python caller drives them.
@@ -117,21 +120,36 @@ class Comparison:
     chess: Bench | None = None
     chess_version: str | None = None
     missing: list[str] = field(default_factory=list)
+    #: Per game, per yardstick (an OpenSpiel game's name, or ``"chess"``), the yardstick's rate
+    #: measured just before each of the game's rounds (``openspiel_style_per_s``, or python-
+    #: chess's ``legal_per_s``).
+    paired: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
     def multiples(self, result: Bench) -> dict[str, dict[str, float]]:
         """``result``'s rates as multiples of each yardstick's: per OpenSpiel game, both
         playout rates over that game's ``openspiel_style_per_s``; under ``"chess"``, the
-        ``legal_per_s`` over python-chess's."""
+        ``legal_per_s`` over python-chess's. Each is the median over ``result``'s rounds of
+        the round's rate over the yardstick's rate measured just before it (:attr:`paired`);
+        a result without paired rounds is divided by the yardstick's median."""
+        paired = self.paired.get(result.name, {})
+
+        def ratio(key: str, reference: Bench, yardstick: str, figure: str) -> float:
+            rates = paired.get(yardstick)
+            own = result.samples[key]
+            if rates is None or len(rates) != len(own):
+                return result.figures[key] / reference.figures[figure]
+            return statistics.median(mine / theirs for mine, theirs in zip(own, rates, strict=True))
+
         ratios: dict[str, dict[str, float]] = {}
         for reference in self.openspiel or ():
-            base = reference.figures["openspiel_style_per_s"]
             ratios[reference.name] = {
-                key: result.figures[key] / base
+                key: ratio(key, reference, reference.name, "openspiel_style_per_s")
                 for key in ("openspiel_style_per_s", "library_style_per_s")
             }
         if self.chess is not None:
-            base = self.chess.figures["legal_per_s"]
-            ratios["chess"] = {"legal_per_s": result.figures["legal_per_s"] / base}
+            ratios["chess"] = {
+                "legal_per_s": ratio("legal_per_s", self.chess, "chess", "legal_per_s")
+            }
         return ratios
 
 
@@ -150,7 +168,8 @@ class BenchRun:
         ``seconds``, ``rounds``, ``games`` (per game, its figures), ``samples`` (per game, every
         round's values) and, with ``compare``, ``compare``: ``openspiel`` (``version`` and
         ``games``, their figures), ``chess`` (``version`` and ``legal_per_s``), either ``None``
-        when missing, ``multiples`` (per game, :meth:`Comparison.multiples`) and ``missing``."""
+        when missing, ``multiples`` (per game, :meth:`Comparison.multiples`), ``missing``,
+        and ``paired`` (:attr:`Comparison.paired`)."""
         data: dict[str, Any] = {
             "environment": self.environment,
             "seconds": self.seconds,
@@ -172,6 +191,7 @@ class BenchRun:
                 "chess": chess,
                 "multiples": {result.name: comparison.multiples(result) for result in self.games},
                 "missing": comparison.missing,
+                "paired": comparison.paired,
             }
         return data
 
@@ -389,28 +409,6 @@ def bench_game(
     return _medians(game.name, measured)
 
 
-def _bench_openspiel(pyspiel: Any, name: str, seconds: float, rounds: int, seed: int) -> Bench:
-    """OpenSpiel's game ``name`` (of :data:`OPENSPIEL_GAMES`) through the games' OpenSpiel-style
-    loop: its ``openspiel_style_per_s`` and ``mean_game_length``."""
-    module = OPENSPIEL_GAMES[name]
-    if module is not None:
-        importlib.import_module(module)  # registers the Python game with pyspiel
-    game = pyspiel.load_game(name)
-    measured = []
-    for r in range(rounds):
-        rate, length = openspiel_style(game, seconds, random.Random(seed + r))
-        measured.append({"openspiel_style_per_s": rate, "mean_game_length": length})
-    return _medians(name, measured)
-
-
-def _bench_chess(chess: Any, seconds: float, rounds: int, seed: int) -> Bench:
-    measured = [
-        {"legal_per_s": _chess_legal_per_s(chess, seconds, random.Random(seed + r))}
-        for r in range(rounds)
-    ]
-    return _medians("python-chess", measured)
-
-
 def optional_module(module: str, *, needs_optional: bool = False) -> Any:
     """The optional module ``module``, imported by name, or ``None`` where it is not installed.
     A package it fails to import is an error, unless ``needs_optional`` (the module's own
@@ -528,35 +526,74 @@ def _multiples_table(run: BenchRun) -> list[str]:
     ]
 
 
-def _compare(seconds: float, rounds: int, seed: int, say: Callable[[str], None]) -> Comparison:
-    modules = {module: optional_module(module) for module in _DISTRIBUTIONS}
-    missing = [_DISTRIBUTIONS[name] for name, module in modules.items() if module is None]
-    for distribution in missing:
-        say(
-            f"{distribution} is not installed, so --compare leaves it out "
-            f"(pip install {distribution}, or pip install 'tikigames[compare]')"
+class _Yardsticks:
+    """The yardsticks of ``compare`` that are installed, ready to be measured a round at a
+    time: OpenSpiel's games (loaded once) and python-chess."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        modules = {module: optional_module(module) for module in _DISTRIBUTIONS}
+        self.missing = [_DISTRIBUTIONS[name] for name, module in modules.items() if module is None]
+        for distribution in self.missing:
+            say(
+                f"{distribution} is not installed, so --compare leaves it out "
+                f"(pip install {distribution}, or pip install 'tikigames[compare]')"
+            )
+        pyspiel, self.chess = modules["pyspiel"], modules["chess"]
+        self.openspiel: dict[str, Any] | None = None
+        if pyspiel is not None:
+            self.openspiel = {}
+            for name, module in OPENSPIEL_GAMES.items():
+                if module is not None:
+                    importlib.import_module(module)  # registers the Python game with pyspiel
+                self.openspiel[name] = pyspiel.load_game(name)
+        self.rounds: list[dict[str, dict[str, float]]] = []
+
+    def measure(self, seconds: float, rng: random.Random) -> dict[str, float]:
+        """One round of every yardstick: its rate by name (``"chess"``: python-chess's)."""
+        measured: dict[str, dict[str, float]] = {}
+        for name, game in (self.openspiel or {}).items():
+            rate, length = openspiel_style(game, seconds, rng)
+            measured[name] = {"openspiel_style_per_s": rate, "mean_game_length": length}
+        if self.chess is not None:
+            measured["chess"] = {"legal_per_s": _chess_legal_per_s(self.chess, seconds, rng)}
+        self.rounds.append(measured)
+        return {
+            name: figures["legal_per_s" if name == "chess" else "openspiel_style_per_s"]
+            for name, figures in measured.items()
+        }
+
+    def comparison(self, paired: dict[str, dict[str, list[float]]]) -> Comparison:
+        """Every round measured so far, as the run's :class:`Comparison`."""
+        openspiel = chess = None
+        if self.openspiel is not None:
+            openspiel = [
+                _medians(name, [measured[name] for measured in self.rounds])
+                for name in self.openspiel
+            ]
+        if self.chess is not None:
+            chess = _medians("python-chess", [measured["chess"] for measured in self.rounds])
+        return Comparison(
+            openspiel,
+            package_version("open_spiel") if self.openspiel is not None else None,
+            chess,
+            package_version("chess") if self.chess is not None else None,
+            self.missing,
+            paired,
         )
-    pyspiel, chess = modules["pyspiel"], modules["chess"]
-    openspiel = chess_result = None
-    if pyspiel is not None or chess is not None:
-        say(_row("yardstick", ["playout/s", "legal/s"], [9, 9], _YARDSTICK_WIDTH))
-    if pyspiel is not None:
-        openspiel = []
-        for name, module in OPENSPIEL_GAMES.items():
-            reference = _bench_openspiel(pyspiel, name, seconds, rounds, seed)
-            openspiel.append(reference)
-            label = f"{name} ({'Python' if module else 'C++'})"
-            say(_yardstick(label, reference.figures["openspiel_style_per_s"], None))
-    if chess is not None:
-        chess_result = _bench_chess(chess, seconds, rounds, seed)
-        say(_yardstick(chess_result.name, None, chess_result.figures["legal_per_s"]))
-    return Comparison(
-        openspiel,
-        package_version("open_spiel") if pyspiel is not None else None,
-        chess_result,
-        package_version("chess") if chess is not None else None,
-        missing,
-    )
+
+
+def _yardstick_lines(comparison: Comparison) -> list[str]:
+    if not (comparison.openspiel or comparison.chess):
+        return []
+    lines = ["", _row("yardstick", ["playout/s", "legal/s"], [9, 9], _YARDSTICK_WIDTH)]
+    for reference in comparison.openspiel or ():
+        module = OPENSPIEL_GAMES[reference.name]
+        label = f"{reference.name} ({'Python' if module else 'C++'})"
+        lines.append(_yardstick(label, reference.figures["openspiel_style_per_s"], None))
+    if comparison.chess is not None:
+        chess = comparison.chess
+        lines.append(_yardstick(chess.name, None, chess.figures["legal_per_s"]))
+    return lines
 
 
 def bench(
@@ -567,13 +604,16 @@ def bench(
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
 ) -> BenchRun:
-    """Measure the games ``names`` with :func:`bench_game` (with ``compare``, the yardsticks
-    first: OpenSpiel's games, then python-chess, as far as they are installed) and return the
-    run.
+    """Measure the games ``names`` as :func:`bench_game` does and return the run. With
+    ``compare``, the yardsticks (OpenSpiel's games, then python-chess, as far as they are
+    installed) are measured just before each round of each game, with the round's generator,
+    and each multiple is the median of the rounds' ratios (:meth:`Comparison.multiples`); a
+    yardstick's figures are its medians over every round of the run.
 
     ``progress`` gets the run's text a line at a time, as soon as each line is known: first the
-    build and the Python version, then each yardstick's and each game's line as it is measured,
-    then (with ``compare``) the multiples. That is what ``tikigames bench`` prints.
+    build and the Python version, then each game's line as it is measured, then (with
+    ``compare``) the yardsticks' lines and the multiples. That is what ``tikigames bench``
+    prints.
 
     Raises:
         ValueError: ``seconds`` is not positive or ``rounds`` is below 1.
@@ -583,12 +623,29 @@ def bench(
     env = environment()
     for line in _header(env, seconds, rounds):
         say(line)
-    comparison = _compare(seconds, rounds, seed, say) if compare else None
+    yardsticks = _Yardsticks(say) if compare else None
     say(_line(None))
     results = []
+    paired: dict[str, dict[str, list[float]]] = {}
     for name in names:
-        results.append(bench_game(tikigames.load(name), seconds, rounds, seed))
+        game = tikigames.load(name)
+        measured, pairs = [], []
+        for r in range(rounds):
+            if yardsticks is not None:
+                pairs.append(yardsticks.measure(seconds, random.Random(seed + r)))
+            measured.append(_round(game, seconds, random.Random(seed + r)))
+        results.append(_medians(name, measured))
         say(_line(results[-1]))
+        if pairs:
+            paired[name] = {key: [pair[key] for pair in pairs] for key in pairs[0]}
+    comparison = None
+    if yardsticks is not None:
+        if not yardsticks.rounds:  # no game: the yardsticks alone
+            for r in range(rounds):
+                yardsticks.measure(seconds, random.Random(seed + r))
+        comparison = yardsticks.comparison(paired)
+        for line in _yardstick_lines(comparison):
+            say(line)
     run = BenchRun(env, seconds, rounds, results, comparison)
     for line in _multiples_table(run):
         say(line)
