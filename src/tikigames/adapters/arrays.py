@@ -29,6 +29,14 @@ from tikigames.core.observation import Observation
 __all__ = ["tensor_array", "write_tensor"]
 
 
+def _scatter(sparse: dict[int, float], out: NDArray[np.float32]) -> None:
+    """Zero ``out``, then set the values of ``sparse`` by index: two C calls."""
+    out.fill(0.0)
+    if sparse:
+        size = len(sparse)
+        out[np.fromiter(sparse, np.intp, size)] = np.fromiter(sparse.values(), np.float32, size)
+
+
 def write_tensor(obs: Observation[Any], out: NDArray[np.float32]) -> None:
     """Write ``obs``'s tensor into ``out``, a float32 array of the tensor's size, in place (an
     OpenSpiel observer's buffer).
@@ -37,14 +45,10 @@ def write_tensor(obs: Observation[Any], out: NDArray[np.float32]) -> None:
         NotImplementedError: the game declares no encoding.
     """
     encoder = obs.game.observation_encoder()
-    if not encoder.sparse:
+    if encoder.sparse:
+        _scatter(encoder.encode_sparse(obs), out)
+    else:
         out[:] = encoder.encode(obs)
-        return
-    sparse = encoder.encode_sparse(obs)
-    out.fill(0.0)
-    if sparse:
-        size = len(sparse)
-        out[np.fromiter(sparse, np.intp, size)] = np.fromiter(sparse.values(), np.float32, size)
 
 
 def tensor_array(obs: Observation[Any]) -> NDArray[np.float32]:
@@ -58,5 +62,5 @@ def tensor_array(obs: Observation[Any]) -> NDArray[np.float32]:
         values = encoder.encode(obs)
         return np.fromiter(values, np.float32, len(values))
     out = np.empty(encoder.layout.size, np.float32)
-    write_tensor(obs, out)
+    _scatter(encoder.encode_sparse(obs), out)
     return out
