@@ -207,6 +207,28 @@ def test_unpickled_states_and_actions_work_with_the_original_tables() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(tikigames.GAMES))
+def test_undo_restores_legal_lists_near_and_regenerates_them_far(name: str) -> None:
+    # The legal lists of the latest 16 positions are kept for an undo (the same list objects:
+    # nothing generated again); further back the list is generated when asked for, and equals
+    # the one of a fresh replay either way.
+    game = tikigames.load(name)
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    seen: list[list[object]] = []
+    while len(seen) < 60 and not state.is_terminal():
+        seen.append(state.legal_actions())
+        state.apply_action(state.random_action(rng))
+    # White-box, for the bound itself: only the latest 16 positions hold a list.
+    held = [legal for legal in state._legal_stack if legal is not None]
+    assert len(held) == min(16, len(seen))
+    for depth, expected in enumerate(reversed(seen)):
+        state.undo_action()
+        assert (state._legal is not None) == (depth < 16)
+        assert state.legal_actions() == expected
+    assert state == game.new_initial_state()
+
+
+@pytest.mark.parametrize("name", sorted(tikigames.GAMES))
 def test_seen_history_follows_apply_undo_and_clones(name: str) -> None:
     # seen_history keeps each seat's view and extends it: after any mix of applies, undos and
     # clones it must equal the view rebuilt from scratch (a fresh replay of the history).

