@@ -3,7 +3,8 @@
 A deal is: one chance outcome per card dealt (round-robin from the dealer's left), then in the
 team games one secret ``give`` per player (the cards change hands when the last has chosen), then
 one card per turn until every hand is empty. The board is one flat list of ints (see
-``TacTikState``); a move logs the ``(index, old value)`` pairs it overwrites, and undo writes them
+``TacTikState``); a move logs each entry it overwrites, as its index and its old value in a flat
+list of ints (no tuple per entry for the garbage collector to track), and undo writes them
 back. Deals, gives and the end of a deal are undone from small records of their own. Where a pawn
 may go is the path rule's business (:mod:`tikigames.tactik.paths`).
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from typing_extensions import Self
 
@@ -68,6 +69,8 @@ __all__ = ["TacTikState"]
 # Phases.
 DEALING, EXCHANGE, PLAY, OVER = range(4)
 PHASE_NAMES = ("deal", "exchange", "play", "over")
+#: The log of a play that moves no pawn (a discard): shared, since nothing is written to it.
+NO_LOG: Final[tuple[()]] = ()
 
 
 def _names(counts: list[int]) -> list[str]:
@@ -780,11 +783,13 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     def _do_play(self, action: TacTikAction) -> None:
         kind = action.kind
         player = self._player
-        record: tuple[Any, ...] = (
-            self._phase, player, self._dealer, self._dealt, self._seven, self._seven_colour,
+        # What undo restores, read before the play changes it; the record is one flat tuple
+        # (one object per play for the garbage collector to track, not three).
+        phase, dealer, dealt, seven, seven_colour, turns, winners = (
+            self._phase, self._dealer, self._dealt, self._seven, self._seven_colour,
             self._turns, self._winners,
         )  # fmt: skip
-        log: list[tuple[int, int]] = []
+        log: list[int] | tuple[()] = NO_LOG
         used: int | tuple[int, ...] | None
         if kind == DISCARD_ALL:
             hand = self._hands[player]
@@ -803,17 +808,25 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                 self._sizes[player] -= 1
                 self._pile[used] += 1
             if kind != DISCARD:
-                colour = self._move(action, log)
+                moved: list[int] = []
+                colour = self._move(action, moved)
+                log = moved
                 if kind == SEVEN and not self._seven:
                     self._seven = 7
                     self._seven_colour = colour
             if kind == SEVEN:
                 self._seven -= action.steps
                 if self._seven:
-                    self._undo.append((record, log, used, None))
+                    self._undo.append(
+                        (phase, player, dealer, dealt, seven, seven_colour, turns, winners,
+                         log, used, None)
+                    )  # fmt: skip
                     return
                 self._seven_colour = -1
-        self._undo.append((record, log, used, self._end_turn(player)))
+        extra = self._end_turn(player)
+        self._undo.append(
+            (phase, player, dealer, dealt, seven, seven_colour, turns, winners, log, used, extra)
+        )
 
     def _end_turn(self, player: int) -> tuple[Any, ...] | None:
         """The turn is over: a win, the turn limit, the next player, or the next deal (whose
@@ -863,20 +876,20 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
 
     # ----------------------------------------------------------------- moves on the board
 
-    def _capture(self, x: int, log: list[tuple[int, int]]) -> None:
+    def _capture(self, x: int, log: list[int]) -> None:
         """The ordinary pawn on track square ``x`` goes back to its reserve (the square itself
         is left for the caller to overwrite)."""
         b = self._b
         colour = b[x]
         pos = self._rules.pos + PAWNS * colour
         slot = b.index(x, pos, pos + PAWNS)
-        log.append((slot, x))
+        log += (slot, x)
         b[slot] = -1
         res = self._rules.res + colour
-        log.append((res, b[res]))
+        log += (res, b[res])
         b[res] += 1
 
-    def _move(self, action: TacTikAction, log: list[tuple[int, int]]) -> int:
+    def _move(self, action: TacTikAction, log: list[int]) -> int:
         """Apply a resolution's effect on the board, logging every overwritten entry; returns
         the colour of the (first) pawn moved."""
         b = self._b
@@ -892,7 +905,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             pos = self._rules.pos + PAWNS * c
             slot = b.index(-1, pos, pos + PAWNS)
             res = self._rules.res + c
-            log += [(start, b[start]), (pieu, b[pieu]), (res, b[res]), (slot, -1)]
+            log += (start, b[start], pieu, b[pieu], res, b[res], slot, -1)
             b[start] = c
             b[pieu] |= 1 << c
             b[res] -= 1
@@ -904,7 +917,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             pos = self._rules.pos
             sx = b.index(x, pos + PAWNS * cx, pos + PAWNS * (cx + 1))
             sy = b.index(y, pos + PAWNS * cy, pos + PAWNS * (cy + 1))
-            log += [(x, cx), (y, cy), (sx, x), (sy, y), (pieu, b[pieu])]
+            log += (x, cx, y, cy, sx, x, sy, y, pieu, b[pieu])
             b[x], b[y] = cy, cx
             b[sx], b[sy] = y, x
             for square, colour in ((x, cx), (y, cy)):
@@ -932,32 +945,32 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                 y = (x + n) % track
         pos = self._rules.pos + PAWNS * c
         slot = b.index(x, pos, pos + PAWNS)
-        log.append((pieu, b[pieu]))
+        log += (pieu, b[pieu])
         if x < track:
-            log.append((x, c))
+            log += (x, c)
             b[x] = -1
             if x == c << 4:
                 b[pieu] &= ~(1 << c)
         else:
             home = self._rules.homes + c
-            log.append((home, b[home]))
+            log += (home, b[home])
             b[home] &= ~(1 << (x - track - PAWNS * c))
         if kind == SEVEN and rules.passed:
             for square in entered(track, x, y, n, c):
                 if b[square] >= 0:
                     self._capture(square, log)
-                    log.append((square, b[square]))
+                    log += (square, b[square])
                     b[square] = -1
         if y < track:
             if b[y] >= 0:
                 self._capture(y, log)
-            log.append((y, b[y]))
+            log += (y, b[y])
             b[y] = c
         else:
             home = self._rules.homes + c
-            log.append((home, b[home]))
+            log += (home, b[home])
             b[home] |= 1 << (y - track - PAWNS * c)
-        log.append((slot, x))
+        log += (slot, x)
         b[slot] = y
         return c
 
@@ -995,21 +1008,20 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                 self._player = (self._player - 1) % rules.players
             self._gives[self._player] = -1
             return
-        scalars, log, used, extra = record
+        (
+            self._phase, player, self._dealer, self._dealt, self._seven, self._seven_colour,
+            self._turns, self._winners, log, used, extra,
+        ) = record  # fmt: skip
         if extra is not None:
             gives, received, made_up = extra
             self._gives, self._received = gives.copy(), received.copy()
             if made_up is not None:
                 talon, self._talon_size, self._talon_kinds, pile = made_up
                 self._talon, self._pile = talon.copy(), pile.copy()
-        (
-            self._phase, player, self._dealer, self._dealt, self._seven, self._seven_colour,
-            self._turns, self._winners,
-        ) = scalars  # fmt: skip
         self._player = player
         b = self._b
-        for index, value in reversed(log):
-            b[index] = value
+        for i in range(len(log) - 2, -1, -2):
+            b[log[i]] = log[i + 1]
         if kind == DISCARD_ALL:
             hand = self._hands[player]
             for k in used:
