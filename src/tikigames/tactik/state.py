@@ -816,14 +816,10 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                     self._seven_colour = colour
             if kind == SEVEN:
                 self._seven -= action.steps
-                if self._seven:
-                    self._undo.append(
-                        (phase, player, dealer, dealt, seven, seven_colour, turns, winners,
-                         log, used, None)
-                    )  # fmt: skip
-                    return
-                self._seven_colour = -1
-        extra = self._end_turn(player)
+                if not self._seven:
+                    self._seven_colour = -1
+        # A seven with steps left goes on in the same turn; anything else ends it.
+        extra = None if self._seven else self._end_turn(player)
         self._undo.append(
             (phase, player, dealer, dealt, seven, seven_colour, turns, winners, log, used, extra)
         )
