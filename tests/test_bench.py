@@ -9,6 +9,7 @@ import io
 import json
 import math
 import platform
+import random
 import statistics
 import sys
 import time
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 import tikigames
-from tikigames.bench import FIGURES, OPENSPIEL_GAMES, bench, bench_game
+from tikigames.bench import FIGURES, OPENSPIEL_GAMES, _in_turns, _Meter, bench, bench_game
 from tikigames.cli import main
 
 TINY = ("--seconds", "0.01", "--rounds", "1")
@@ -128,6 +129,29 @@ def test_progress_reports_each_game_as_it_is_measured() -> None:
     assert result.comparison is None and "compare" not in result.to_json()
 
 
+def test_rates_compared_with_a_yardstick_are_measured_in_slices_taken_in_turn() -> None:
+    # The yardsticks' and the game's rates interleave, so that the machine's drift reaches both.
+    calls: list[tuple[str, float]] = []
+
+    def counter(name: str, counted: int) -> Any:
+        def measure(seconds: float, rng: random.Random) -> tuple[int, float, int]:
+            calls.append((name, seconds))
+            return counted, seconds, 2
+
+        return measure
+
+    yardstick = _Meter(counter("yardstick", 30), random.Random(0))
+    game = _Meter(counter("game", 5), random.Random(0))
+    _in_turns([yardstick, game], 1.0)
+    assert [name for name, _ in calls] == ["yardstick", "game"] * 10
+    assert all(seconds == pytest.approx(0.1) for _, seconds in calls)
+    assert yardstick.rate == pytest.approx(300) and game.rate == pytest.approx(50)
+    assert game.per_game == pytest.approx(2.5)  # 50 counted over 20 games
+    calls.clear()
+    _in_turns([yardstick, game], 0.01)  # shorter than a slice: one slice each
+    assert calls == [("yardstick", 0.01), ("game", 0.01)]
+
+
 def test_help_defines_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["bench", "--help"])
@@ -160,7 +184,7 @@ def test_compare_with_openspiel_and_python_chess() -> None:
     assert isinstance(chess["version"], str)
     assert math.isfinite(chess["legal_per_s"]) and chess["legal_per_s"] > 0
     # Each multiple: the median over the game's rounds of its rate over the yardstick's rate
-    # measured just before it, in the same round.
+    # measured in turns with it, in the same round.
     samples = data["samples"]["tiki_topple"]
     paired = compare["paired"]["tiki_topple"]
     assert set(paired) == {*OPENSPIEL_GAMES, "chess"}

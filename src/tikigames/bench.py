@@ -6,10 +6,11 @@ that a busy machine still gives figures worth comparing (:data:`FIGURES` defines
 Performance page explains them). With ``compare``, OpenSpiel's tic-tac-toe (Python and C++) and
 its C++ ``maedn`` run through the very loop of ``openspiel_style_per_s`` in the same run, and
 python-chess generates legal moves, as yardsticks: each game's rates are then also given as
-multiples of theirs. The yardsticks are measured anew just before each round of each game, and a
-multiple is the median of the round's ratios: on a machine shared with other jobs a rate can
-move by half within a run, and a yardstick measured minutes before the game would carry that
-drift into every multiple. OpenSpiel and python-chess are optional (``tikigames[compare]``),
+multiples of theirs. The yardsticks are measured anew in each round of each game, in slices of
+0.1 s taken in turn with the slices of the game's three rates, and a multiple is the median of
+the rounds' ratios: on a machine shared with other jobs a rate can move by half within a second,
+and a yardstick measured even seconds before the game would carry that drift into its
+multiples. OpenSpiel and python-chess are optional (``tikigames[compare]``),
 imported only when asked for.
 
 The loops here are the user's own and stay interpreted (the compiled build leaves this module
@@ -35,6 +36,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 
 import tikigames
@@ -98,6 +100,8 @@ _MCTS_GAMES: Final = ("paiko",)  # perfect information: MCTSBot, not ISMCTSBot
 _INTO_GAME: Final = 50
 _SEARCH_POSITIONS: Final = 30
 _UNDO_POSITIONS: Final = 200
+#: The seconds of one slice of a rate measured in turns with others (:func:`_in_turns`).
+_SLICE: Final = 0.1
 
 
 @dataclass(frozen=True)
@@ -121,15 +125,15 @@ class Comparison:
     chess_version: str | None = None
     missing: list[str] = field(default_factory=list)
     #: Per game, per yardstick (an OpenSpiel game's name, or ``"chess"``), the yardstick's rate
-    #: measured just before each of the game's rounds (``openspiel_style_per_s``, or python-
-    #: chess's ``legal_per_s``).
+    #: in each of the game's rounds, measured in turns with the game's rates
+    #: (``openspiel_style_per_s``, or python-chess's ``legal_per_s``).
     paired: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
     def multiples(self, result: Bench) -> dict[str, dict[str, float]]:
         """``result``'s rates as multiples of each yardstick's: per OpenSpiel game, both
         playout rates over that game's ``openspiel_style_per_s``; under ``"chess"``, the
         ``legal_per_s`` over python-chess's. Each is the median over ``result``'s rounds of
-        the round's rate over the yardstick's rate measured just before it (:attr:`paired`);
+        the round's rate over the yardstick's rate measured in turns with it (:attr:`paired`);
         a result without paired rounds is divided by the yardstick's median."""
         paired = self.paired.get(result.name, {})
 
@@ -219,6 +223,16 @@ def openspiel_style(game: Any, seconds: float, rng: random.Random) -> tuple[floa
     whole games for at least ``seconds``. ``game`` is a tikigames game, an OpenSpiel one or a
     tikigames game through the OpenSpiel adapter: the same loop drives all three, so their
     rates compare."""
+    actions, spent, games = _openspiel_counts(game, seconds, rng)
+    return actions / spent, actions / games
+
+
+#: What one slice of a rate counted: the things counted (actions, legal actions or moves), the
+#: seconds spent on them, and the games played.
+Counts = tuple[int, float, int]
+
+
+def _openspiel_counts(game: Any, seconds: float, rng: random.Random) -> Counts:
     actions = games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -233,22 +247,23 @@ def openspiel_style(game: Any, seconds: float, rng: random.Random) -> tuple[floa
             state.apply_action(action)
             actions += 1
         games += 1
-    return actions / (time.perf_counter() - start), actions / games
+    return actions, time.perf_counter() - start, games
 
 
-def _library_style(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> float:
-    actions = 0
+def _library_counts(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> Counts:
+    actions = games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             state.apply_unchecked(state.random_action(rng))
             actions += 1
-    return actions / (time.perf_counter() - start)
+        games += 1
+    return actions, time.perf_counter() - start, games
 
 
-def _legal_per_s(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> float:
-    generated = 0
+def _legal_counts(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> Counts:
+    generated = games = 0
     spent = 0.0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -259,13 +274,14 @@ def _legal_per_s(game: Game[Any, Any, Any], seconds: float, rng: random.Random) 
             spent += time.perf_counter() - before
             generated += len(legal)
             state.apply_action(legal[rng.randrange(len(legal))])
-    return generated / spent
+        games += 1
+    return generated, spent, games
 
 
-def _chess_legal_per_s(chess: Any, seconds: float, rng: random.Random) -> float:
-    """python-chess's ``legal_per_s``, as the games': legal moves per second of
-    ``list(board.legal_moves)`` (that time only), over the positions of random games."""
-    generated = 0
+def _chess_legal_counts(chess: Any, seconds: float, rng: random.Random) -> Counts:
+    """python-chess's ``legal_per_s``, counted as the games' is: legal moves and the time of
+    ``list(board.legal_moves)`` only, over the positions of random games."""
+    generated = games = 0
     spent = 0.0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -276,7 +292,47 @@ def _chess_legal_per_s(chess: Any, seconds: float, rng: random.Random) -> float:
             spent += time.perf_counter() - before
             generated += len(legal)
             board.push(legal[rng.randrange(len(legal))])
-    return generated / spent
+        games += 1
+    return generated, spent, games
+
+
+class _Meter:
+    """One rate measured a slice at a time (:func:`_in_turns`): ``measure(seconds, rng)`` counts
+    one slice, and the rate is the counts summed over the slices."""
+
+    __slots__ = ("counted", "games", "measure", "rng", "spent")
+
+    def __init__(
+        self, measure: Callable[[float, random.Random], Counts], rng: random.Random
+    ) -> None:
+        self.measure = measure
+        self.rng = rng
+        self.counted = self.games = 0
+        self.spent = 0.0
+
+    def run(self, seconds: float) -> None:
+        counted, spent, games = self.measure(seconds, self.rng)
+        self.counted += counted
+        self.spent += spent
+        self.games += games
+
+    @property
+    def rate(self) -> float:
+        return self.counted / self.spent
+
+    @property
+    def per_game(self) -> float:
+        return self.counted / self.games
+
+
+def _in_turns(meters: Sequence[_Meter], seconds: float) -> None:
+    """Run each meter for about ``seconds`` in all, in slices of about ``_SLICE`` (0.1) seconds
+    taken in turn: a change of the machine's speed slower than one turn of the slices reaches
+    every meter alike, so the ratio of two of them keeps only faster noise."""
+    slices = max(1, round(seconds / _SLICE))
+    for _ in range(slices):
+        for meter in meters:
+            meter.run(seconds / slices)
 
 
 def _states(game: Game[Any, Any, Any], count: int, rng: random.Random) -> list[Any]:
@@ -355,13 +411,23 @@ def _search_it_per_s(game: Game[Any, Any, Any], seconds: float, rng: random.Rand
     return done / (time.perf_counter() - start)
 
 
-def _round(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> dict[str, float]:
-    """Every figure once: ``seconds`` per rate, a third of it per figure in µs."""
-    openspiel_rate, length = openspiel_style(game, seconds, rng)
+def _round(
+    game: Game[Any, Any, Any],
+    seconds: float,
+    rng: random.Random,
+    alongside: Sequence[_Meter] = (),
+) -> dict[str, float]:
+    """Every figure once: ``seconds`` per rate, a third of it per figure in µs. The three
+    rates that ``compare`` relates to a yardstick are measured in turns with the meters
+    ``alongside`` (the yardsticks', :func:`_in_turns`)."""
+    playout = _Meter(partial(_openspiel_counts, game), rng)
+    library = _Meter(partial(_library_counts, game), rng)
+    legal = _Meter(partial(_legal_counts, game), rng)
+    _in_turns([*alongside, playout, library, legal], seconds)
     figures = {
-        "openspiel_style_per_s": openspiel_rate,
-        "library_style_per_s": _library_style(game, seconds, rng),
-        "legal_per_s": _legal_per_s(game, seconds, rng),
+        "openspiel_style_per_s": playout.rate,
+        "library_style_per_s": library.rate,
+        "legal_per_s": legal.rate,
         "apply_undo_per_s": _apply_undo_per_s(game, seconds, rng),
     }
     state = _into_game(game, rng)
@@ -377,7 +443,7 @@ def _round(game: Game[Any, Any, Any], seconds: float, rng: random.Random) -> dic
     figures["obs_svg_us"] = _per_call_us(obs.svg, seconds / 3)
     figures["tensor_us"] = _per_call_us(obs.tensor, seconds / 3)
     figures["search_it_per_s"] = _search_it_per_s(game, seconds, rng)
-    figures["mean_game_length"] = length
+    figures["mean_game_length"] = playout.per_game
     return figures
 
 
@@ -548,19 +614,36 @@ class _Yardsticks:
                 self.openspiel[name] = pyspiel.load_game(name)
         self.rounds: list[dict[str, dict[str, float]]] = []
 
-    def measure(self, seconds: float, rng: random.Random) -> dict[str, float]:
-        """One round of every yardstick: its rate by name (``"chess"``: python-chess's)."""
-        measured: dict[str, dict[str, float]] = {}
-        for name, game in (self.openspiel or {}).items():
-            rate, length = openspiel_style(game, seconds, rng)
-            measured[name] = {"openspiel_style_per_s": rate, "mean_game_length": length}
-        if self.chess is not None:
-            measured["chess"] = {"legal_per_s": _chess_legal_per_s(self.chess, seconds, rng)}
-        self.rounds.append(measured)
-        return {
-            name: figures["legal_per_s" if name == "chess" else "openspiel_style_per_s"]
-            for name, figures in measured.items()
+    def meters(self, rng: random.Random) -> dict[str, _Meter]:
+        """A round's meter of each yardstick, by name (``"chess"``: python-chess's), to be run
+        in turns with a game's (:func:`_in_turns`) and then :meth:`record`-ed."""
+        meters = {
+            name: _Meter(partial(_openspiel_counts, game), rng)
+            for name, game in (self.openspiel or {}).items()
         }
+        if self.chess is not None:
+            meters["chess"] = _Meter(partial(_chess_legal_counts, self.chess), rng)
+        return meters
+
+    def record(self, meters: dict[str, _Meter]) -> dict[str, float]:
+        """Keep a round's :meth:`meters`, once run; return each one's rate by name."""
+        measured: dict[str, dict[str, float]] = {}
+        for name, meter in meters.items():
+            if name == "chess":
+                measured[name] = {"legal_per_s": meter.rate}
+            else:
+                measured[name] = {
+                    "openspiel_style_per_s": meter.rate,
+                    "mean_game_length": meter.per_game,
+                }
+        self.rounds.append(measured)
+        return {name: meter.rate for name, meter in meters.items()}
+
+    def measure(self, seconds: float, rng: random.Random) -> dict[str, float]:
+        """One round of the yardsticks alone: each one's rate by name."""
+        meters = self.meters(rng)
+        _in_turns(list(meters.values()), seconds)
+        return self.record(meters)
 
     def comparison(self, paired: dict[str, dict[str, list[float]]]) -> Comparison:
         """Every round measured so far, as the run's :class:`Comparison`."""
@@ -606,9 +689,12 @@ def bench(
 ) -> BenchRun:
     """Measure the games ``names`` as :func:`bench_game` does and return the run. With
     ``compare``, the yardsticks (OpenSpiel's games, then python-chess, as far as they are
-    installed) are measured just before each round of each game, with the round's generator,
-    and each multiple is the median of the rounds' ratios (:meth:`Comparison.multiples`); a
-    yardstick's figures are its medians over every round of the run.
+    installed) are measured in each round of each game, with the round's generator, in slices
+    of 0.1 s taken in turn with the slices of the game's three rates (playouts both ways and
+    legal actions: a round of ``seconds`` is ``seconds`` of each, ten slices of each at the
+    default 1 s), and each multiple is the median of the rounds' ratios
+    (:meth:`Comparison.multiples`); a yardstick's figures are its medians over every round of
+    the run.
 
     ``progress`` gets the run's text a line at a time, as soon as each line is known: first the
     build and the Python version, then each game's line as it is measured, then (with
@@ -631,9 +717,13 @@ def bench(
         game = tikigames.load(name)
         measured, pairs = [], []
         for r in range(rounds):
-            if yardsticks is not None:
-                pairs.append(yardsticks.measure(seconds, random.Random(seed + r)))
-            measured.append(_round(game, seconds, random.Random(seed + r)))
+            if yardsticks is None:
+                measured.append(_round(game, seconds, random.Random(seed + r)))
+                continue
+            meters = yardsticks.meters(random.Random(seed + r))
+            alongside = list(meters.values())
+            measured.append(_round(game, seconds, random.Random(seed + r), alongside))
+            pairs.append(yardsticks.record(meters))
         results.append(_medians(name, measured))
         say(_line(results[-1]))
         if pairs:
