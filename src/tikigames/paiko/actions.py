@@ -299,9 +299,11 @@ class PaikoTable(ActionTable[PaikoAction]):
         found = self._avoiding_old.get(memo_key)
         if found is None:
             found = tuple(
-                action
-                for action in self.reached(key)
-                if not BIT[action.dst] & unsafe[action.facing]
+                [
+                    action
+                    for action in self.reached(key)
+                    if not BIT[action.dst] & unsafe[action.facing]
+                ]
             )
         if len(self._avoiding_cache) >= _AVOIDING_CACHE_SIZE:
             self._avoiding_old = self._avoiding_cache

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate, chain
+from itertools import accumulate
 from operator import getitem
 from typing import Final
 
@@ -253,9 +253,11 @@ def squares_of(mask: int) -> list[int]:
     >>> [SQUARE_NAMES[s] for s in squares_of(BIT[SQUARE_INDEX["g14"]] | BIT[SQUARE_INDEX["a8"]])]
     ['g14', 'a8']
     """
-    return list(
-        chain.from_iterable(map(getitem, BYTE_SQUARES, mask.to_bytes(MASK_BYTES, "little")))
-    )
+    squares: list[int] = []
+    # ``any`` runs ``extend`` over every byte's squares (it returns None): C calls only, and
+    # faster than ``chain.from_iterable``.
+    any(map(squares.extend, map(getitem, BYTE_SQUARES, mask.to_bytes(MASK_BYTES, "little"))))
+    return squares
 
 
 #: The number of squares of each byte value.

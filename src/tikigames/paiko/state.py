@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from bisect import insort
 from collections.abc import Sequence
-from itertools import chain, compress
+from itertools import compress
 from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Any, Final, cast
@@ -462,9 +462,9 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
                         legal += row[s]
             else:
                 row = lk.deploys[tile]
-                legal += chain.from_iterable(
-                    map(row.__getitem__, targets) if pick is None else pick(row)
-                )
+                # Each target's 4 deploys appended in C calls (``any`` runs ``extend`` over
+                # them all, as it returns None: faster than ``chain.from_iterable``).
+                any(map(legal.extend, map(row.__getitem__, targets) if pick is None else pick(row)))
         # The shifts go straight into the list; the turns and the redeploys follow.
         turns, waters = self._piece_moves(p, fragile, legal)
         legal += turns
