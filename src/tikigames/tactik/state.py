@@ -569,7 +569,8 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         pieux = b[rules.pieu]
         joker = hand[JOKER]
         legal: list[TacTikAction] = []
-        kinds, discards = self._deals.hand(hand)
+        deals = self._deals  # its memo read directly, its method only on a miss
+        kinds, discards = deals.hands.get(tuple(hand)) or deals.hand(hand)
         res = rules.res
         if len(colours) == 1:
             c = colours[0]
