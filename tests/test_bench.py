@@ -209,6 +209,21 @@ def test_compare_with_openspiel_and_python_chess() -> None:
         assert name in err
 
 
+def test_compare_without_a_game_measures_the_yardsticks_alone() -> None:
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("chess")
+    lines: list[str] = []
+    run_ = bench([], seconds=0.01, rounds=2, compare=True, progress=lines.append)
+    assert run_.games == [] and run_.comparison is not None
+    assert run_.comparison.openspiel is not None and run_.comparison.chess is not None
+    for reference in run_.comparison.openspiel:
+        assert len(reference.samples["openspiel_style_per_s"]) == 2
+        assert reference.figures["openspiel_style_per_s"] > 0
+    assert run_.comparison.chess.figures["legal_per_s"] > 0
+    assert any(line.startswith("python_tic_tac_toe (Python)") for line in lines)
+    assert not any(line.startswith("as multiples") for line in lines)  # no game to divide
+
+
 def test_compare_as_text_gives_each_game_as_multiples() -> None:
     pytest.importorskip("pyspiel")
     pytest.importorskip("chess")

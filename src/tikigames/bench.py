@@ -565,8 +565,8 @@ def _yardstick(name: str, playout: float | None, legal: float | None) -> str:
 
 def _multiples_table(run: BenchRun) -> list[str]:
     comparison = run.comparison
-    if comparison is None or not (comparison.openspiel or comparison.chess):
-        return []
+    if comparison is None or not run.games or not (comparison.openspiel or comparison.chess):
+        return []  # no yardstick, or no game to divide by it
     titles = [reference.name for reference in comparison.openspiel or ()]
     titles += ["python-chess"] if comparison.chess is not None else []
     rows = []
