@@ -28,6 +28,7 @@ from tikigames.tactik.actions import (
     SEVEN,
     START,
     SWAP_PAWNS,
+    Layout,
     TacTikAction,
     layout,
 )
@@ -78,35 +79,105 @@ def _names(counts: list[int]) -> list[str]:
     return [CARD_NAMES[k] for k in range(NUM_CARDS) for _ in range(counts[k])]
 
 
+#: What a hand can play (see ``_Deals.hand``): the id of each of its start actions for colour 0
+#: (add the colour); per forward card, its steps and its actions by square; the action rows of
+#: its ``-4`` and Joker ``-4`` (by square), of its sevens (by offset), of its swaps (by pair);
+#: its discards; and its gives (the exchange's legal list).
+_Plan = tuple[
+    tuple[int, ...],
+    tuple[tuple[int, tuple[TacTikAction, ...]], ...],
+    tuple[tuple[TacTikAction, ...], ...],
+    tuple[tuple[TacTikAction, ...], ...],
+    tuple[tuple[TacTikAction, ...], ...],
+    list[TacTikAction],
+    list[TacTikAction],
+]
+
+
 class _Deals:
     """What the deal phase and the hands read, per action table: the deal actions, the legal
     list for each set of kinds left in the talon, the ``(action, probability)`` pair of each
-    count out of each talon size, and each hand's kinds and discards. Built as met and shared
-    by every state of the table, so that a chance node allocates nothing but the list it
-    returns, and a turn does not scan the hand."""
+    count out of each talon size, and each hand's plan. Built as met and shared by every state
+    of the table, so that a chance node allocates nothing but the list it returns, and a turn
+    neither scans the hand nor looks up what each card does."""
 
-    __slots__ = ("actions", "deal", "discard", "hands", "legal", "pairs")
+    __slots__ = (
+        "actions", "backs", "deal", "discard", "forwards", "give", "hands", "joker_forward",
+        "legal", "pairs", "sevens", "starts", "swaps",
+    )  # fmt: skip
 
-    def __init__(self, actions: tuple[TacTikAction, ...], base: int, discard: int) -> None:
+    def __init__(
+        self,
+        actions: tuple[TacTikAction, ...],
+        lay: Layout,
+        colours: int,
+        joker_forward: tuple[int, ...],
+    ) -> None:
         self.actions = actions
-        self.deal = actions[base : base + NUM_CARDS]
-        self.discard = actions[discard : discard + NUM_CARDS]
+        self.joker_forward = joker_forward
+        self.deal = actions[lay.deal : lay.deal + NUM_CARDS]
+        self.discard = actions[lay.discard : lay.discard + NUM_CARDS]
+        self.give = actions[lay.give : lay.give + NUM_CARDS]
+        squares, track = lay.squares, lay.track
+        n = len(FORWARD_CARDS)
+        #: The forward actions by square of each forward card, then of each Joker forward.
+        self.forwards = [
+            actions[lay.forward + i * squares : lay.forward + (i + 1) * squares]
+            for i in range(2 * n)
+        ]
+        #: The ``-4`` and Joker ``-4`` actions by square, the sevens' and the Joker sevens' by
+        #: offset, the swaps' and the Joker swaps' by pair.
+        self.backs = (
+            actions[lay.back : lay.back + track],
+            actions[lay.back + track : lay.back + 2 * track],
+        )
+        self.sevens = (
+            actions[lay.seven : lay.seven + 7 * squares],
+            actions[lay.seven + 7 * squares : lay.seven + 14 * squares],
+        )
+        pairs = track * (track - 1)
+        self.swaps = (
+            actions[lay.swap : lay.swap + pairs],
+            actions[lay.swap + pairs : lay.swap + 2 * pairs],
+        )
+        #: Per card kind, the id of its start action for colour 0, or −1.
+        self.starts = tuple(
+            lay.start + START_OF[k] * colours if START_OF[k] >= 0 else -1 for k in range(NUM_CARDS)
+        )
         #: Bitmask of the kinds in the talon → its kinds and the legal deal actions.
         self.legal: dict[int, tuple[tuple[int, ...], list[TacTikAction]]] = {}
         #: Talon size → the pair of kind k with c copies left, at ``8·k + c``.
         self.pairs: dict[int, list[tuple[TacTikAction, float]]] = {}
-        #: A hand (its count per kind) → its kinds and their discard actions.
-        self.hands: dict[tuple[int, ...], tuple[tuple[int, ...], list[TacTikAction]]] = {}
+        #: A hand (its count per kind) → its plan.
+        self.hands: dict[tuple[int, ...], _Plan] = {}
 
-    def hand(self, hand: list[int]) -> tuple[tuple[int, ...], list[TacTikAction]]:
-        """The kinds of ``hand`` (a count per kind), in card order, and their discards."""
+    def hand(self, hand: list[int]) -> _Plan:
+        """The plan of ``hand`` (a count per kind): each run in id order, so that a turn's
+        legal list comes out sorted (see ``_Plan``)."""
         key = tuple(hand)
         entry = self.hands.get(key)
         if entry is None:
             if len(self.hands) >= _HANDS_MAX:  # a 6-card hand has some 38,000 forms
                 self.hands.clear()
-            kinds = tuple(k for k in range(NUM_CARDS) if hand[k])
-            entry = self.hands[key] = (kinds, [self.discard[k] for k in kinds])
+            kinds = [k for k in range(NUM_CARDS) if hand[k]]
+            joker = 1 if hand[JOKER] else 0
+            forwards = [
+                (STEPS[k], self.forwards[FORWARD_OF[k]]) for k in kinds if FORWARD_OF[k] >= 0
+            ]
+            if joker:
+                n = len(FORWARD_CARDS)
+                forwards += [
+                    (STEPS[FORWARD_CARDS[i]], self.forwards[n + i]) for i in self.joker_forward
+                ]
+            entry = self.hands[key] = (
+                tuple(self.starts[k] for k in kinds if self.starts[k] >= 0),
+                tuple(forwards),
+                self.backs[1 - (hand[BACK4] > 0) : 1 + joker],
+                self.sevens[1 - (hand[C7] > 0) : 1 + joker],
+                self.swaps[1 - (hand[SWAP] > 0) : 1 + joker],
+                [self.discard[k] for k in kinds],
+                [self.give[k] for k in kinds],
+            )
         return entry
 
     def kinds(self, mask: int) -> tuple[tuple[int, ...], list[TacTikAction]]:
@@ -144,10 +215,14 @@ def _mask(counts: list[int]) -> int:
 _DEALS: dict[int, _Deals] = {}
 
 
-def _deals(actions: tuple[TacTikAction, ...], base: int, discard: int) -> _Deals:
+def _deals(actions: tuple[TacTikAction, ...], rules: TacTikRules) -> _Deals:
+    """The deal tables of ``actions``, the action table of ``rules`` (which fixes the layout,
+    and the Joker's forward cards through ``with_13``)."""
     entry = _DEALS.get(id(actions))
-    if entry is None or entry.actions is not actions:
-        entry = _DEALS[id(actions)] = _Deals(actions, base, discard)
+    if entry is None or entry.actions is not actions or entry.joker_forward != rules.joker_forward:
+        entry = _DEALS[id(actions)] = _Deals(
+            actions, layout(rules.colours), rules.colours, rules.joker_forward
+        )
     return entry
 
 
@@ -225,7 +300,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         self._talon_size = rules.deck_size
         #: The kinds left in the talon, as a bitmask (bit k: kind k), kept with the talon.
         self._talon_kinds = rules.deck_kinds
-        self._deals = _deals(self._actions, self._lay.deal, self._lay.discard)
+        self._deals = _deals(self._actions, rules)
         self._rows = forward_rows(colours)
         self._entries = forward_entries(colours)
         self._back_bars = back_bars(colours)
@@ -529,17 +604,15 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
 
     def _generate_legal(self) -> list[TacTikAction]:
         phase = self._phase
-        actions = self._actions
         if phase == PLAY:
             return self._play_legal()
         if phase == DEALING:
             # Shared, never mutated: the base class copies the legal list it hands out.
             deals, mask = self._deals, self._talon_kinds
             return (deals.legal.get(mask) or deals.kinds(mask))[1]
-        if phase == EXCHANGE:
-            base = self._lay.give
-            hand = self._hands[self._player]
-            return [actions[base + k] for k in range(NUM_CARDS) if hand[k]]
+        if phase == EXCHANGE:  # the gives of the hand's plan: shared, as above
+            deals, hand = self._deals, self._hands[self._player]
+            return (deals.hands.get(tuple(hand)) or deals.hand(hand))[6]
         return []
 
     def _play_legal(self) -> list[TacTikAction]:
@@ -547,16 +620,17 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         (the cards in hand, then a Joker's), ``-4``, sevens, swaps, discards, each run in square
         order — so that nothing is sorted but the pawns.
 
-        Whether a pawn can move is one look-up in the path rule's tables
-        (:func:`~tikigames.tactik.paths.forward_bars`) against its colour's occupancy word."""
+        What the hand can play is looked up once per hand (``_Deals.hand``: the cards' action
+        runs, in id order), and whether a pawn can move is one look-up in the path rule's
+        tables (:func:`~tikigames.tactik.paths.forward_bars`) against its colour's occupancy
+        word."""
         rules = self._rules
-        lay = self._lay
-        actions = self._actions
         b = self._b
         if self._seven:
-            base = lay.seven
-            offsets = self._seven_offsets(self._seven_colour, self._seven)
-            return [actions[base + offset] for offset in offsets]
+            further = self._deals.sevens[0]  # a seven's further sub-moves: plain sevens
+            return [
+                further[offset] for offset in self._seven_offsets(self._seven_colour, self._seven)
+            ]
         player = self._player
         hand = self._hands[player]
         colours: tuple[int, ...]
@@ -567,24 +641,19 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         else:
             colours = self._acting(player)
         pieux = b[rules.pieu]
-        joker = hand[JOKER]
         legal: list[TacTikAction] = []
         deals = self._deals  # its memo read directly, its method only on a miss
-        kinds, discards = deals.hands.get(tuple(hand)) or deals.hand(hand)
+        starts, forwards, backs, sevens, swaps, discards, _ = deals.hands.get(
+            tuple(hand)
+        ) or deals.hand(hand)
         res = rules.res
-        if len(colours) == 1:
-            c = colours[0]
-            starters = [c] if b[res + c] and not pieux >> c & 1 else []
-        else:
+        if starts:
             starters = [c for c in colours if b[res + c] and not pieux >> c & 1]
-        if starters:
-            for k in kinds:
-                variant = START_OF[k]
-                if variant >= 0:
-                    base = lay.start + variant * rules.colours
+            if starters:
+                actions = self._actions
+                for base in starts:
                     for c in starters:
                         legal.append(actions[base + c])
-        squares = rules.squares
         pos, homes = rules.pos, rules.homes
         back_bars = self._back_bars
         if len(colours) == 1:
@@ -597,23 +666,15 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             xs.sort()
             if b[res + c]:  # the pawns in reserve, at −1, come first
                 del xs[: b[res + c]]
-            for k in kinds:
-                index = FORWARD_OF[k]
-                if index >= 0:
-                    row = rows[STEPS[k]]
-                    base = lay.forward + index * squares
-                    for x in xs:
-                        if not occ & row[x]:
-                            legal.append(actions[base + x])
-            if joker:
-                for index in rules.joker_forward:
-                    row = rows[STEPS[FORWARD_CARDS[index]]]
-                    base = lay.forward + (len(FORWARD_CARDS) + index) * squares
-                    for x in xs:
-                        if not occ & row[x]:
-                            legal.append(actions[base + x])
-            back, seven, swap = hand[BACK4], hand[C7], hand[SWAP]
-            backs = [x for x in xs if not occ & back_bars[x]] if back or joker else xs
+            for steps, moves in forwards:
+                row = rows[steps]
+                for x in xs:
+                    if not occ & row[x]:
+                        legal.append(moves[x])
+            if backs:
+                unbarred = [x for x in xs if not occ & back_bars[x]]
+                for moves in backs:
+                    legal += [moves[x] for x in unbarred]
         else:
             # Several colours (the 2-player variant): their pawns merged in square order, each
             # with its colour's occupancy and bars.
@@ -626,53 +687,30 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                     if x >= 0:
                         movers.append((x, occ, rows))
             movers.sort()
-            for k in kinds:
-                index = FORWARD_OF[k]
-                if index >= 0:
-                    n = STEPS[k]
-                    base = lay.forward + index * squares
-                    for x, occ, rows in movers:
-                        if not occ & rows[n][x]:
-                            legal.append(actions[base + x])
-            if joker:
-                for index in rules.joker_forward:
-                    n = STEPS[FORWARD_CARDS[index]]
-                    base = lay.forward + (len(FORWARD_CARDS) + index) * squares
-                    for x, occ, rows in movers:
-                        if not occ & rows[n][x]:
-                            legal.append(actions[base + x])
-            back, seven, swap = hand[BACK4], hand[C7], hand[SWAP]
-            backs = [x for x, occ, _ in movers if not occ & back_bars[x]] if back or joker else []
-        if back:
-            base = lay.back
-            legal += [actions[base + x] for x in backs]
-        if joker:
-            base = lay.back + rules.track
-            legal += [actions[base + x] for x in backs]
-        if seven or joker:
+            for steps, moves in forwards:
+                for x, occ, rows in movers:
+                    if not occ & rows[steps][x]:
+                        legal.append(moves[x])
+            if backs:
+                unbarred = [x for x, occ, _ in movers if not occ & back_bars[x]]
+                for moves in backs:
+                    legal += [moves[x] for x in unbarred]
+        if sevens:
             if len(colours) == 1:
                 offsets = self._seven_offsets(colours[0], 7)
             else:
                 offsets = [offset for c in colours for offset in self._seven_offsets(c, 7)]
                 offsets.sort()
-            if seven:
-                base = lay.seven
-                legal += [actions[base + offset] for offset in offsets]
-            if joker:
-                base = lay.seven + 7 * squares
-                legal += [actions[base + offset] for offset in offsets]
-        if swap or joker:
+            for moves in sevens:
+                legal += [moves[offset] for offset in offsets]
+        if swaps:
             pairs = self._swap_pairs(colours)
-            if swap:
-                base = lay.swap
-                legal += [actions[base + pair] for pair in pairs]
-            if joker:
-                base = lay.swap + rules.track * (rules.track - 1)
-                legal += [actions[base + pair] for pair in pairs]
+            for moves in swaps:
+                legal += [moves[pair] for pair in pairs]
         if rules.discard_any:
             legal += discards
         elif not legal:
-            legal.append(actions[lay.discard_all])
+            legal.append(self._actions[self._lay.discard_all])
         return legal
 
     def _seven_offsets(self, c: int, r: int) -> list[int]:
