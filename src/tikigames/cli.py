@@ -530,8 +530,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--compare",
         action="store_true",
         help="also measure OpenSpiel's tic-tac-toe (Python and C++) and maedn, "
-        "and python-chess's legal moves, where installed, just before each round of each "
-        "game, and give each game's rates as multiples of theirs (medians of the rounds' ratios)",
+        "and python-chess's legal moves, where installed, in turns with each game's compared "
+        "rates (slices of 0.1 s), and give each game's rates as multiples of theirs (medians "
+        "of the rounds' ratios)",
     )
     bench_.add_argument(
         "--frameworks",
