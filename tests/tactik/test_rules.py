@@ -168,6 +168,27 @@ def test_the_exchange_is_secret_and_simultaneous(table: Factory) -> None:
         t.state.parse_action("give 5")
 
 
+def test_a_hand_s_legal_lists_are_shared_by_positions_yet_the_callers_to_keep(
+    table: Factory,
+) -> None:
+    """Two players holding the same cards give from one list, and a turn plays from one plan
+    of those cards: what ``legal_actions()`` hands out is a copy, so emptying it changes
+    neither the position's next list nor another position's."""
+    t = table()
+    t.deal("1 5 7 J", "1 5 7 J", "6 6 6 2", "9 9 9 2")
+    mine = t.state.legal_actions()
+    assert [t.state.action_to_string(a) for a in mine] == ["give 1", "give 5", "give 7", "give J"]
+    mine.clear()
+    t.do("give 7")
+    assert t.legal() == {"give 1", "give 5", "give 7", "give J"}  # player 1, the same hand
+    for card in ["5", "6", "9"]:
+        t.do("give " + card)
+    turn = t.state.legal_actions()
+    again = t.state.clone()
+    turn.clear()
+    assert t.state.legal_actions() == again.legal_actions() != []
+
+
 def test_two_player_variant_deals_six_and_has_no_exchange(table: Factory) -> None:
     t = table(players=2)
     t.deal("1 2 3 5 6 7", "8 9 10 12 P -4")

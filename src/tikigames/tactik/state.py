@@ -169,6 +169,7 @@ class _Deals:
                 forwards += [
                     (STEPS[FORWARD_CARDS[i]], self.forwards[n + i]) for i in self.joker_forward
                 ]
+            # Each pair of rows is (the card's, a Joker's): sliced to those the hand holds.
             entry = self.hands[key] = (
                 tuple(self.starts[k] for k in kinds if self.starts[k] >= 0),
                 tuple(forwards),
