@@ -483,6 +483,37 @@ def test_the_seven_captures_on_the_way_home(table: Factory, passed: bool) -> Non
     assert t.pawns(3) == ([] if passed else ["t62"])
 
 
+def test_a_seven_s_sub_moves_follow_the_option_also_when_memoised(table: Factory) -> None:
+    """Green on t62 and t63 holds a seven. With ``seven_captures_passed`` t62 + 3 … + 6 would
+    pass t63 and capture it, leaving steps that t62's pawn cannot use in the home; without it,
+    t63 is passed and stays. The engine memoises a colour's seven sub-moves (shared by every
+    state): the same position under both values, one after the other in one process, still
+    gets each its own."""
+    expected = {
+        True: {"7:t62+1", "7:t62+2", "7:t62+7"},
+        False: {f"7:t62+{n}" for n in range(1, 8)},
+    }
+    for passed in (True, False, True):
+        t = table(seven_captures_passed=passed)
+        t.deal("1 -4 2 9", "5 5 5 5", "6 6 6 6", "8 8 8 8")
+        t.give("9", "5", "6", "8")
+        for text in ("1:start@0", "-4:t0", "2:t60"):
+            t.discard(0)
+            t.play(text)
+        t.end_deal()
+        t.deal("1 -4 3 9", "10 10 10 10", "12 12 12 12", "3 3 3 2")
+        t.give("9", "10", "12", "3")
+        for text in ("1:start@0", "-4:t0", "3:t60"):
+            t.discard(0)
+            t.play(text)
+        t.end_deal()
+        t.deal("7 9 9 2", "7 7 7 2", "P P P P", "1 1 -4 -4")
+        t.give("9", "7", "P", "1")
+        t.discard(0)
+        assert t.pawns(0) == ["t62", "t63"]
+        assert {text for text in t.legal() if text.startswith("7:t62")} == expected[passed]
+
+
 def test_a_seven_moves_one_colour_only(table: Factory) -> None:
     """2-player variant: green has one pawn two before its start, blue one on the track; the
     seven cannot put green home with steps left for blue."""

@@ -215,6 +215,13 @@ def _mask(counts: list[int]) -> int:
 #: The deal tables of each action table, by the id of its actions' tuple (checked on use).
 _DEALS: dict[int, _Deals] = {}
 
+#: Per number of colours and ``seven_captures_passed``: the memo of ``_seven_offsets``, by
+#: ``(colour, pieux, steps left, *the colour's pawns' squares, sorted)``; emptied when it holds
+#: ``_SEVENS_MAX`` keys (some 270 bytes each: 18 MB at most; tuples of ints, which the
+#: garbage collector stops tracking).
+_SEVENS: dict[tuple[int, bool], dict[tuple[int, ...], tuple[int, ...]]] = {}
+_SEVENS_MAX: Final = 1 << 16
+
 
 def _deals(actions: tuple[TacTikAction, ...], rules: TacTikRules) -> _Deals:
     """The deal tables of ``actions``, the action table of ``rules`` (which fixes the layout,
@@ -277,6 +284,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         "_rules",
         "_seven",
         "_seven_colour",
+        "_sevens",
         "_sizes",
         "_talon",
         "_talon_kinds",
@@ -303,6 +311,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         self._talon_kinds = rules.deck_kinds
         self._deals = _deals(self._actions, rules)
         self._rows = forward_rows(colours)
+        self._sevens = _SEVENS.setdefault((colours, rules.passed), {})
         self._entries = forward_entries(colours)
         self._back_bars = back_bars(colours)
         #: Cards played or discarded since the talon was last made up, per kind.
@@ -697,11 +706,11 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                 for moves in backs:
                     legal += [moves[x] for x in unbarred]
         if sevens:
+            offsets: Sequence[int]
             if len(colours) == 1:
                 offsets = self._seven_offsets(colours[0], 7)
             else:
-                offsets = [offset for c in colours for offset in self._seven_offsets(c, 7)]
-                offsets.sort()
+                offsets = sorted([offset for c in colours for offset in self._seven_offsets(c, 7)])
             for moves in sevens:
                 legal += [moves[offset] for offset in offsets]
         if swaps:
@@ -714,16 +723,33 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             legal.append(self._actions[self._lay.discard_all])
         return legal
 
-    def _seven_offsets(self, c: int, r: int) -> list[int]:
+    def _seven_offsets(self, c: int, r: int) -> tuple[int, ...]:
         """The legal sub-moves of colour ``c`` with ``r`` steps left, as offsets into the
-        seven actions (``7·square + steps − 1``), in order."""
+        seven actions (``7·square + steps − 1``), in order.
+
+        Memoised (``_SEVENS``) by all they depend on: the colour, the pieux, the steps left and
+        the colour's pawns' squares (−1 in reserve). Each costs a search of the rest of the
+        steps (:func:`~tikigames.tactik.paths.seven_offsets`, 2.7 µs on average in random
+        games), and a colour's pawns keep their squares over the turns its player discards or
+        a partner plays: after the first few hundred games, about two lookups in three find the
+        offsets known."""
         rules = self._rules
+        b = self._b
         first = rules.pos + PAWNS * c
-        pawns = [x for x in self._b[first : first + PAWNS] if x >= 0]
-        pawns.sort()
-        return seven_offsets(
-            rules.track, rules.colours, c, tuple(pawns), self._b[rules.pieu], r, rules.passed
-        )
+        pieux = b[rules.pieu]
+        squares = b[first : first + PAWNS]
+        squares.sort()
+        key = (c, pieux, r, *squares)
+        memo = self._sevens
+        found = memo.get(key)
+        if found is None:
+            pawns = tuple([x for x in squares if x >= 0])
+            if len(memo) >= _SEVENS_MAX:
+                memo.clear()
+            found = memo[key] = tuple(
+                seven_offsets(rules.track, rules.colours, c, pawns, pieux, r, rules.passed)
+            )
+        return found
 
     def _swap_pairs(self, colours: tuple[int, ...]) -> list[int]:
         """Ordered-pair indices of the legal swaps, sorted, each written as the rules say: the
@@ -1094,6 +1120,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         new._talon_kinds = self._talon_kinds
         new._deals = self._deals
         new._rows = self._rows
+        new._sevens = self._sevens
         new._entries = self._entries
         new._back_bars = self._back_bars
         new._pile = self._pile.copy()
