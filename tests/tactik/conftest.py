@@ -19,7 +19,8 @@ class Table:
     round-robin from the dealer's left, as the rules do; ``give`` takes each player's card for
     the exchange (in player order) and applies them in turn order; ``play`` applies texts in
     order; ``discard`` makes the players to move throw their first card away until it is
-    ``until``'s turn; ``end_deal`` makes everybody throw cards away until the next deal.
+    ``until``'s turn; ``turns`` plays one player's texts, a turn each, the others discarding in
+    between; ``end_deal`` makes everybody throw cards away until the next deal.
     """
 
     def __init__(self, **options: Any) -> None:
@@ -59,6 +60,13 @@ class Table:
             player = self.state.current_player()
             assert player >= 0, "not a player's turn"
             self.do(f"discard {self.state.hand(player)[0]}")
+
+    def turns(self, player: int, *texts: str) -> None:
+        """Player ``player`` plays ``texts``, one per turn; before each, the others discard
+        until it is ``player``'s turn again (see ``discard``)."""
+        for text in texts:
+            self.discard(player)
+            self.do(text)
 
     def end_deal(self) -> None:
         """Everybody throws their cards away until the next deal."""

@@ -231,21 +231,15 @@ def test_a_finished_player_acts_with_the_partners_colour(table: Factory) -> None
     t = table()
     t.deal("1 -4 8 2", "3 3 3 2", "10 6 6 6", "9 9 9 2")
     t.give("2", "2", "10", "2")
-    for text in ("1:start@0", "-4:t0", "8:t60", "10:start@0"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "1:start@0", "-4:t0", "8:t60", "10:start@0")
     t.end_deal()
     t.deal("-4 7 1 5", "3 5 5 5", "-4 6 12 12", "12 12 P P")
     t.give("5", "3", "-4", "P")
-    for text in ("-4:t0", "7:t60+7", "1:start@0", "-4:t0"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "-4:t0", "7:t60+7", "1:start@0", "-4:t0")
     t.end_deal()
     t.deal("J 10 -4 7", "7 7 1 1", "J 8 8 8", "10 10 9 2")
     t.give("7", "1", "J", "2")
-    for text in ("J=6:t60", "10:start@0", "-4:t0"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "J=6:t60", "10:start@0", "-4:t0")
     t.discard(0)
     assert planes(t.state.observation(0))["acting"] == one_hot(4, 0)
     t.play("J=5:t60")  # green's fourth pawn gets home

@@ -222,21 +222,15 @@ def test_a_finished_player_moves_the_partners_colour(table: Factory) -> None:
     t = table()
     t.deal("1 -4 8 2", "3 3 3 2", "10 6 6 6", "9 9 9 2")
     t.give("2", "2", "10", "2")
-    for text in ("1:start@0", "-4:t0", "8:t60", "10:start@0"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "1:start@0", "-4:t0", "8:t60", "10:start@0")
     t.end_deal()
     t.deal("-4 7 1 5", "3 5 5 5", "-4 6 12 12", "12 12 P P")
     t.give("5", "3", "-4", "P")
-    for text in ("-4:t0", "7:t60+7", "1:start@0", "-4:t0"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "-4:t0", "7:t60+7", "1:start@0", "-4:t0")
     t.end_deal()
     t.deal("J 10 -4 7", "7 7 1 1", "J 8 8 8", "10 10 9 2")
     t.give("7", "1", "J", "2")
-    for text in ("J=6:t60", "10:start@0", "-4:t0", "J=5:t60"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "J=6:t60", "10:start@0", "-4:t0", "J=5:t60")
     t.end_deal()
     t.deal("1 5 5 P", "3 3 3 2", "6 6 6 2", "9 9 9 2")
     t.give("P", "2", "6", "2")
@@ -264,15 +258,11 @@ def test_start_needs_a_pawn_in_the_reserve(table: Factory) -> None:
     t = table()
     t.deal("1 2 10 3", "3 3 3 2", "6 6 6 2", "9 9 9 2")
     t.give("2", "2", "2", "2")
-    for text in ("1:start@0", "2:t0", "10:start@0", "3:t0"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "1:start@0", "2:t0", "10:start@0", "3:t0")
     t.end_deal()
     t.deal("1 5 10 8", "8 8 12 7", "10 12 12 12", "P P P 7")
     t.give("8", "8", "10", "P")
-    for text in ("1:start@0", "5:t0", "10:start@0"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "1:start@0", "5:t0", "10:start@0")
     t.discard(0)
     assert t.state.reserve(0) == 0 and t.state.hand(0) == ["10"]
     refused(t.state, "10:start@0", "a start needs a pawn in the reserve: green's reserve is empty")
@@ -320,9 +310,7 @@ def test_the_home_squares_on_the_way_must_be_empty(table: Factory) -> None:
     t.end_deal()
     t.deal("10 -4 5 3", "12 12 12 7", "5 8 8 7", "7 7 1 1")
     t.give("5", "7", "5", "1")
-    for text in ("10:start@0", "-4:t0", "5:t60"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "10:start@0", "-4:t0", "5:t60")
     t.discard(0)
     assert t.pawns(0) == ["h0.1", "h0.3"] and t.state.hand(0) == ["3"]
     refused(

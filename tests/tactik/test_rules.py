@@ -451,9 +451,7 @@ def test_the_seven_splits_between_pawns(table: Factory) -> None:
     t = table()
     t.deal("1 -4 10 2", "1 5 5 2", "6 6 6 2", "9 9 9 2")
     t.give("2", "2", "2", "2")
-    for text in ("1:start@0", "-4:t0", "10:start@0"):  # green t60 and a pieu on t0
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "1:start@0", "-4:t0", "10:start@0")  # green t60 and a pieu on t0
     t.end_deal()
     t.deal("7 8 8 12", "1 12 12 3", "3 3 8 7", "10 10 7 7")
     t.give("12", "3", "3", "7")  # player 0: 3 7 8 8
@@ -497,15 +495,11 @@ def test_a_seven_s_sub_moves_follow_the_option_also_when_memoised(table: Factory
         t = table(seven_captures_passed=passed)
         t.deal("1 -4 2 9", "5 5 5 5", "6 6 6 6", "8 8 8 8")
         t.give("9", "5", "6", "8")
-        for text in ("1:start@0", "-4:t0", "2:t60"):
-            t.discard(0)
-            t.play(text)
+        t.turns(0, "1:start@0", "-4:t0", "2:t60")
         t.end_deal()
         t.deal("1 -4 3 9", "10 10 10 10", "12 12 12 12", "3 3 3 2")
         t.give("9", "10", "12", "3")
-        for text in ("1:start@0", "-4:t0", "3:t60"):
-            t.discard(0)
-            t.play(text)
+        t.turns(0, "1:start@0", "-4:t0", "3:t60")
         t.end_deal()
         t.deal("7 9 9 2", "7 7 7 2", "P P P P", "1 1 -4 -4")
         t.give("9", "7", "P", "1")
@@ -664,21 +658,15 @@ def test_a_finished_player_moves_the_partners_pawns(table: Factory) -> None:
     t = table()
     t.deal("1 -4 8 2", "3 3 3 2", "10 6 6 6", "9 9 9 2")
     t.give("2", "2", "10", "2")
-    for text in ("1:start@0", "-4:t0", "8:t60", "10:start@0"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "1:start@0", "-4:t0", "8:t60", "10:start@0")
     t.end_deal()
     t.deal("-4 7 1 5", "3 5 5 5", "-4 6 12 12", "12 12 P P")
     t.give("5", "3", "-4", "P")
-    for text in ("-4:t0", "7:t60+7", "1:start@0", "-4:t0"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "-4:t0", "7:t60+7", "1:start@0", "-4:t0")
     t.end_deal()
     t.deal("J 10 -4 7", "7 7 1 1", "J 8 8 8", "10 10 9 2")
     t.give("7", "1", "J", "2")
-    for text in ("J=6:t60", "10:start@0", "-4:t0"):
-        t.discard(0)
-        t.play(text)
+    t.turns(0, "J=6:t60", "10:start@0", "-4:t0")
     t.discard(0)
     assert t.state.acting_colours() == (0,)
     t.play("J=5:t60")  # green's fourth pawn gets home
