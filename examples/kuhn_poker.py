@@ -83,7 +83,7 @@ class KuhnPokerState(State[KuhnPokerAction, "KuhnPoker", "KuhnPokerObservation"]
     ('Q', ['pass', 'bet'], [1, 2], 0)
     """
 
-    __slots__ = ("_bets", "_cards")
+    __slots__ = position_fields = ("_bets", "_cards")
 
     def _init_position(self) -> None:
         self._cards: list[int] = []  # seat order
@@ -97,24 +97,25 @@ class KuhnPokerState(State[KuhnPokerAction, "KuhnPoker", "KuhnPokerObservation"]
     def _generate_legal(self) -> list[KuhnPokerAction]:
         if len(self._cards) < 2:
             return [action for action, _ in self.chance_outcomes()]
-        return [] if tuple(self._bets) in ENDINGS else [self._actions[PASS], self._actions[BET]]
+        bets = self.game.action_table.actions[PASS : BET + 1]
+        return [] if tuple(self._bets) in ENDINGS else list(bets)
 
     def chance_outcomes(self) -> list[tuple[KuhnPokerAction, float]]:
         if len(self._cards) == 2:
             return []
         left = [card for card in range(len(CARDS)) if card not in self._cards]
-        return [(self._actions[DEAL + card], 1 / len(left)) for card in left]
+        return [(self.game.action_table.actions[DEAL + card], 1 / len(left)) for card in left]
 
     def _viewer(self, action: KuhnPokerAction) -> int:
         return len(self._cards)  # only deals are hidden: the seat being dealt sees its card
 
-    def _do(self, action: KuhnPokerAction) -> None:
+    def _do(self, action: KuhnPokerAction) -> None:  # no undo record: the action says it all
         if action.card >= 0:
             self._cards.append(action.card)
         else:
             self._bets.append(int(action))
 
-    def _undo_last(self, action: KuhnPokerAction) -> None:
+    def _undo_last(self, action: KuhnPokerAction, record: None) -> None:
         (self._cards if action.card >= 0 else self._bets).pop()
 
     def _copy_into(self, new: KuhnPokerState) -> None:
@@ -129,7 +130,7 @@ class KuhnPokerState(State[KuhnPokerAction, "KuhnPoker", "KuhnPokerObservation"]
 
     def betting(self) -> list[str]:
         """The betting so far, in turn order (``"pass"`` and ``"bet"``)."""
-        return [self._actions[bet].text for bet in self._bets]
+        return [self.game.action_table.actions[bet].text for bet in self._bets]
 
     def pot(self) -> list[int]:
         """The chips each seat has put in: its ante and its bet, if any."""
@@ -277,10 +278,7 @@ class KuhnPoker(Game[KuhnPokerState, KuhnPokerObservation, KuhnPokerRules]):
     render_observation = staticmethod(render_observation)
     encoder_class = KuhnPokerEncoder
 
-    @property
-    def num_players(self) -> int:
-        """Always 2 (there is no ``players`` option)."""
-        return 2
+    num_players = 2  # always: there is no ``players`` option
 
     def _build_table(self) -> ActionTable[KuhnPokerAction]:
         """The five actions in id order; a deal's hidden text is what the other player sees."""

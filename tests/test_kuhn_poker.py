@@ -25,7 +25,7 @@ import pytest
 
 import tikigames
 from tikigames import ActionError, IllegalActionError, InvalidStateError
-from tikigames.bots import ISMCTSBot, RandomBot
+from tikigames.bots import Bot, ISMCTSBot, RandomBot
 from tikigames.testing import check_game
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "kuhn_poker.py"
@@ -308,7 +308,7 @@ def test_undo_and_clone_restore_every_state() -> None:
 def test_ismcts_plays_whole_games() -> None:
     game = tikigames.load("kuhn_poker")
     for seed in range(10):
-        bots = [ISMCTSBot(iterations=100), RandomBot()]
+        bots: list[Bot] = [ISMCTSBot(iterations=100), RandomBot()]
         if seed % 2:
             bots.reverse()
         final = tikigames.play(game, bots, seed=seed)
@@ -341,7 +341,7 @@ def test_the_example_is_as_short_as_the_docs_say() -> None:
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                docstrings.update(range(first.lineno, first.end_lineno + 1))
+                docstrings.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
     skipped = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
                tokenize.DEDENT, tokenize.ENDMARKER}  # fmt: skip
     code: set[int] = set()

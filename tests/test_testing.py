@@ -7,7 +7,7 @@ from a pile of five; whoever takes the last stone wins), once sound and once wit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -19,6 +19,9 @@ from tikigames.testing import PROPERTIES, ConformanceError, check_game
 
 
 class NimState(State[Action, "Nim", Observation[Any]]):
+    __slots__ = ("_taken",)
+    position_fields = ("_taken",)
+
     def _init_position(self) -> None:
         self._taken: list[int] = []
 
@@ -29,12 +32,16 @@ class NimState(State[Action, "Nim", Observation[Any]]):
         return TERMINAL if self._left() <= 0 else len(self._taken) % 2
 
     def _generate_legal(self) -> list[Action]:
-        return [] if self._left() <= 0 else list(self._actions[: min(2, self._left())])
+        return (
+            []
+            if self._left() <= 0
+            else list(self.game.action_table.actions[: min(2, self._left())])
+        )
 
     def _do(self, action: Action) -> None:
         self._taken.append(action)
 
-    def _undo_last(self, action: Action) -> None:
+    def _undo_last(self, action: Action, record: Any) -> None:
         self._taken.pop()
 
     def _copy_into(self, new: NimState) -> None:
@@ -86,7 +93,7 @@ class Nim(Game[NimState, Observation[Any], NimRules]):
     name = "nim_for_tests"
     title = "Nim"
     rules_class = NimRules
-    state_class = NimState
+    state_class: ClassVar[type[NimState]] = NimState
     render_state = staticmethod(render)
     render_observation = staticmethod(render)
     encoder_class = NimEncoder

@@ -3,7 +3,8 @@
 The package in layers, each importing only from the ones below it:
 
 - :mod:`tikigames.core`: the interfaces every game implements or uses (actions, options,
-  ``State``, ``Observation``, ``Game``, errors, JSON, the registry, the ``Bot`` protocol, ``play``);
+  ``State``, ``Observation``, ``Game``, errors, JSON, the registry, the ``Bot`` protocol, the
+  decision loop ``decisions`` and ``play`` on it);
 - the games (:mod:`tikigames.tiki_topple`, :mod:`tikigames.tactiki`, :mod:`tikigames.tactik`,
   :mod:`tikigames.paiko`) and :mod:`tikigames.bots`, each on the core alone;
 - the tools: :mod:`tikigames.arena`, :mod:`tikigames.bench`, :mod:`tikigames.testing` and
@@ -33,8 +34,8 @@ from tikigames.core.errors import (
 )
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
-from tikigames.core.play import play
-from tikigames.core.registry import load, registered, state_from_json
+from tikigames.core.play import decisions, play
+from tikigames.core.registry import load, registered, state_from_json, state_from_json_text
 from tikigames.core.state import State
 
 __version__ = "0.1.0"
@@ -66,7 +67,9 @@ __all__ = [
     "__version__",
     "arena",
     "compiled",
+    "decisions",
     "load",
     "play",
     "state_from_json",
+    "state_from_json_text",
 ]

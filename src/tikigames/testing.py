@@ -21,6 +21,7 @@ hypothesis, the optional extra ``tikigames[testing]``, and ``import tikigames`` 
 
 from __future__ import annotations
 
+import copy as copy_module
 import itertools
 import json
 import math
@@ -209,6 +210,51 @@ def clones_are_independent(game: AnyGame, picks: list[int], seed: int, steps: in
     _check(_snapshot(state) == before, "changing a clone changed the original")
 
 
+def fields_are_copied_and_compared(
+    game: AnyGame, picks: list[int], seed: int, steps: int
+) -> None:
+    """The state's declared fields (``position_fields``) are its slots, a clone copies each,
+    and ``==`` compares each but the ``derived_fields``: giving a clone another state's value
+    of such a field makes it differ (for at least one pair of states of the walk whose values
+    differ)."""
+    states = walk(game, picks, steps)
+    state_class = type(states[0])
+    fields = state_class.position_fields
+    derived = state_class.derived_fields
+    _check(bool(fields), f"{state_class.__name__} declares no position_fields")
+    _check(derived <= set(fields), "derived_fields not among the position_fields")
+    declared: list[str] = []
+    for klass in state_class.__mro__:  # interpreted: the slots below the base class
+        if klass.__name__ == "State" and klass.__module__ == "tikigames.core.state":
+            break
+        declared += klass.__dict__.get("__slots__", ())
+    if declared:  # (compiled by mypyc, a class keeps no __slots__)
+        _check(sorted(declared) == sorted(fields), f"slots {declared} are not {list(fields)}")
+    for state in states:
+        copy = state.clone()
+        for name in fields:
+            _check(getattr(copy, name) == getattr(state, name), f"clone() does not copy {name}")
+    rng = random.Random(seed)
+    for name in fields:
+        if name in derived:
+            continue
+        pairs = [
+            (first, second)
+            for first, second in itertools.permutations(states, 2)
+            if getattr(first, name) != getattr(second, name)
+        ]
+        if not pairs:
+            continue
+        compared = False
+        for first, second in rng.sample(pairs, min(len(pairs), 8)):
+            copy = first.clone()
+            setattr(copy, name, copy_module.deepcopy(getattr(second, name)))
+            if copy != first:
+                compared = True
+                break
+        _check(compared, f"== does not compare {name} (or list it in derived_fields)")
+
+
 def state_changes_with_each_action(game: AnyGame, picks: list[int], seed: int, steps: int) -> None:
     """Every action changes the position, and every observation's history grows by one."""
     for before, after in itertools.pairwise(walk(game, picks, steps)):
@@ -293,6 +339,33 @@ def resample_is_consistent(game: AnyGame, picks: list[int], seed: int, steps: in
             _check(again.legal_actions() == obs.legal_actions(), "resampled legal actions")
             _check(len(sample.history()) == len(state.history()), "resampled history length")
     _raises(InvalidStateError, "resample(junk)", game.resample, "no observation", rng)
+
+
+def refusals_depend_only_on_what_the_mover_knows(
+    game: AnyGame, picks: list[int], seed: int, steps: int
+) -> None:
+    """The reason a player is given for refusing one of its actions (``illegal_reason``) is
+    the same in every world resampled from its observation: a refusal never tells the mover
+    what it cannot know (a hidden card, an opponent's rank)."""
+    state = walk(game, picks, steps)[-1]
+    player = state.current_player()
+    if player < 0:
+        return
+    rng = random.Random(seed)
+    legal = set(state.legal_actions())
+    refused = [action for action in game.actions() if action not in legal]
+    probes = rng.sample(refused, min(len(refused), 40))
+    reasons = [state.illegal_reason(action) for action in probes]
+    obs = state.observation(player)
+    for _ in range(3):
+        world = game.resample(obs, rng)
+        for action, reason in zip(probes, reasons, strict=True):
+            again = world.illegal_reason(action)
+            _check(
+                again == reason,
+                f"player {player} is told {reason!r} for {action.text!r}, but {again!r} in a"
+                " world it cannot tell apart",
+            )
 
 
 def resampler_draws_independent_states(
@@ -485,10 +558,12 @@ PROPERTIES: dict[str, Callable[[AnyGame, list[int], int, int], None]] = {
         illegal_actions_change_nothing,
         apply_undo_restores_everything,
         clones_are_independent,
+        fields_are_copied_and_compared,
         state_changes_with_each_action,
         json_round_trips,
         bad_json_raises_invalid_state,
         resample_is_consistent,
+        refusals_depend_only_on_what_the_mover_knows,
         resampler_draws_independent_states,
         evaluate_is_the_returns_at_the_end,
         seeded_play_is_deterministic,

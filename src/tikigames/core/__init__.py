@@ -22,8 +22,14 @@ from tikigames.core.errors import (
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
 from tikigames.core.options import Option
-from tikigames.core.play import play
-from tikigames.core.registry import load, register, registered, state_from_json
+from tikigames.core.play import Turn, decisions, next_turn, play
+from tikigames.core.registry import (
+    load,
+    register,
+    registered,
+    state_from_json,
+    state_from_json_text,
+)
 from tikigames.core.resample import ReplayResampler, Resampler
 from tikigames.core.state import State
 
@@ -44,10 +50,14 @@ __all__ = [
     "Resampler",
     "State",
     "TikiGamesError",
+    "Turn",
     "UndoError",
+    "decisions",
     "load",
+    "next_turn",
     "play",
     "register",
     "registered",
     "state_from_json",
+    "state_from_json_text",
 ]

@@ -116,6 +116,16 @@ class Game(ABC, Generic[S, Obs, R]):
     #: The observation tensor's encoder (see :mod:`tikigames.core.encoding`), built once per
     #: class and rules value as ``encoder_class(rules)``; ``None``: the game has no tensor.
     encoder_class: ClassVar[type[ObservationEncoder[Any, Any]] | None] = None
+    #: The rules in a player's words — the goal, a turn, what each card, tile or piece does,
+    #: scoring, how the game ends — as plain text (paragraphs; lines starting ``- `` are a
+    #: list): what the terminal's ``help rules`` prints and the game's docs page shows.
+    rules_summary: ClassVar[str] = ""
+
+    def notation_examples(self) -> list[tuple[str, str]]:
+        """``(what it does, example)`` for each kind of action, each example an action of this
+        game's table (``str(action)``): the terminal's ``help notation`` and the cheat sheet on
+        the game's docs page. The default: none."""
+        return []
 
     def __init__(self, **options: object) -> None:
         self._options = self.validate_options(options)

@@ -242,6 +242,22 @@ class Observation(Generic[G]):
 
     # ----------------------------------------------------------------- views
 
+    def history_in_words(self) -> tuple[str, ...]:
+        """Each action of :attr:`history`, as this player saw it, in words: who did what, and
+        what followed from it that the player saw (a battle and its ranks, a capture — whose
+        piece, where, by what —, a card received, points scored). One entry per action, in
+        order. What the terminal announces between a player's turns and its ``log`` shows; it
+        depends on the observation alone, so it never tells more than the player knows. The
+        default is the action's text; a game overrides it with its own words.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tactiki").new_initial_state()
+        >>> state.apply_action(state.legal_actions()[0])
+        >>> len(state.observation(1).history_in_words()) == len(state.history())
+        True
+        """
+        return self.history
+
     def __str__(self) -> str:
         """What the observer knows, readable: the game's ``render_observation``."""
         return self.game.render_observation(self)

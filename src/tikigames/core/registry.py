@@ -9,10 +9,15 @@ from typing import Any, TypeVar
 
 from tikigames.core.errors import InvalidStateError, OptionError, shown
 from tikigames.core.game import Game
-from tikigames.core.serialization import check_depth, expect_object, expect_str
+from tikigames.core.serialization import (
+    check_depth,
+    expect_object,
+    expect_str,
+    parse_json_text,
+)
 from tikigames.core.state import State
 
-__all__ = ["load", "register", "registered", "state_from_json"]
+__all__ = ["load", "register", "registered", "state_from_json", "state_from_json_text"]
 
 _GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
 
@@ -72,3 +77,19 @@ def state_from_json(data: object) -> State[Any, Any, Any]:
         raise InvalidStateError(f"'options': {error}") from None
     state: State[Any, Any, Any] = game.state_from_json(obj)
     return state
+
+
+def state_from_json_text(text: object) -> State[Any, Any, Any]:
+    """Load a state of any game from the JSON text :meth:`State.to_json_text` wrote: how a
+    saved game is read back from a file.
+
+    >>> import tikigames
+    >>> state = tikigames.load("paiko").new_initial_state()
+    >>> state.apply_action(state.legal_actions()[0])
+    >>> tikigames.state_from_json_text(state.to_json_text()) == state
+    True
+
+    Raises:
+        InvalidStateError: not JSON, or malformed data (the message says what is wrong).
+    """
+    return state_from_json(parse_json_text(text, "state JSON text"))

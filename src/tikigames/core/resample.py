@@ -38,7 +38,7 @@ S = TypeVar("S", bound="State[Any, Any, Any]", default=Any)
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Resampler(ABC, Generic[G, Obs, S]):
     """Draws states consistent with one observation, each from the distribution the game's page
-    documents (for hidden information: the exact posterior of DESIGN.md).
+    documents (for hidden information: the exact posterior, docs: Concepts).
 
     Build it with ``game.resampler(obs)`` or ``game.resampler(obs, rng)`` (which checks that
     ``obs`` is the game's); call it with a ``random.Random``, or with nothing to draw from the

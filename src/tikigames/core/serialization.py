@@ -8,6 +8,7 @@ This module is in the core layer: it imports only from :mod:`tikigames.core`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_HISTORY",
+    "MAX_JSON_TEXT",
     "OBSERVATION_FORMAT",
     "STATE_FORMAT",
     "check_depth",
@@ -27,6 +29,7 @@ __all__ = [
     "expect_object",
     "expect_str",
     "expect_str_list",
+    "parse_json_text",
     "same_json",
 ]
 
@@ -38,6 +41,46 @@ MAX_HISTORY = 100_000
 #: library nests more than a few levels; a deep nest would exhaust Python's recursion).
 MAX_DEPTH = 32
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+#: The longest JSON text :func:`parse_json_text` reads (a history of 100,000 actions is about
+#: 1.5 MB of notation).
+MAX_JSON_TEXT = 16 * 1024 * 1024
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_json_text(text: object, what: str) -> object:
+    """The value of a JSON text, strictly: ``NaN`` and ``Infinity`` are refused, and so are
+    texts over :data:`MAX_JSON_TEXT` characters and nesting deeper than the data allows.
+
+    >>> parse_json_text('{"a": [1, 2]}', "data")
+    {'a': [1, 2]}
+    >>> parse_json_text("[NaN]", "data")
+    Traceback (most recent call last):
+    ...
+    tikigames.core.errors.InvalidStateError: data is not JSON: NaN is not JSON
+
+    Raises:
+        InvalidStateError: not a string, too long, or not JSON.
+    """
+    if not isinstance(text, (str, bytes, bytearray)):
+        kind = type(text).__name__
+        raise InvalidStateError(f"{what} must be JSON text (str or bytes), not {kind}")
+    if len(text) > MAX_JSON_TEXT:
+        raise InvalidStateError(f"{what} is longer than {MAX_JSON_TEXT} characters")
+    try:
+        value: object = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as error:
+        message = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+        where = ""
+        if isinstance(error, json.JSONDecodeError):
+            where = f" (line {error.lineno}, column {error.colno})"
+        raise InvalidStateError(f"{what} is not JSON: {message[:200]}{where}") from None
+    check_depth(value, what)
+    return value
 
 
 def check_depth(data: object, what: str) -> None:

@@ -3,41 +3,45 @@ clone, equality, notation and JSON.
 
 A game subclasses :class:`State` and writes only its rules, as a handful of hooks:
 
-========================  ==============================================================
-``_init_position()``      set the game's own fields to the initial position
-``current_player()``      who acts: a seat, :data:`CHANCE` or :data:`TERMINAL`
-``_generate_legal()``     the legal actions (chance outcomes at a chance node), sorted by id
-``chance_outcomes()``     ``(action, probability)`` pairs at a chance node
-``sample_chance(rng)``    optional: a faster draw of the same distribution
-``_viewer(action)``       for an action with a hidden part: the one seat that sees all of it
-``_do(action)``           apply a legal action, pushing what ``_undo`` needs on ``self._undo``
-``_undo_last(action)``    revert the last ``_do``
-``_copy_into(new)``       copy the game's own fields into a fresh instance (for ``clone``)
-``_position_key()``       a hashable tuple of everything ``==`` compares
-``returns()``             per player
-``evaluate()``            optional: a heuristic guess of the returns (default: ``returns()``)
-========================  ==============================================================
+===========================  ================================================================
+``_init_position()``         set the game's own fields to the initial position
+``current_player()``         who acts: a seat, :data:`CHANCE` or :data:`TERMINAL`
+``_generate_legal()``        the legal actions (chance outcomes at a chance node), sorted by id
+``chance_outcomes()``        ``(action, probability)`` pairs at a chance node
+``sample_chance(rng)``       optional: a faster draw of the same distribution
+``_viewer(action)``          for an action with a hidden part: the one seat that sees all of it
+``_do(action)``              apply a legal action; return the undo record ``_undo_last`` needs
+``_undo_last(a, record)``    revert the last ``_do(a)``, given the record it returned
+``_copy_into(new)``          copy the game's own fields into a fresh instance (for ``clone``)
+``_position_key()``          a hashable tuple of everything ``==`` compares
+``returns()``                per player
+``evaluate()``               optional: a heuristic guess of the returns (default: ``returns()``)
+===========================  ================================================================
 
 What is the same in every game is done here from the game's declarations
 (:class:`~tikigames.core.game.Game`): ``observation(player)`` builds the game's
 ``observation_class``, ``str(state)`` is the game's ``render_state`` and ``state.svg()`` its
-``svg_state``. The base class keeps the
-history, an undo stack, the seat that saw each hidden action (from which each player's view of
+``svg_state``. The base class alone keeps the
+history, the undo records, the seat that saw each hidden action (from which each player's view of
 the history is derived when an observation asks for it, so that applying a public action records
-nothing more than the action), and caches the legal actions and the hash per state version.
+nothing more than the action), and caches the legal actions and the hash per state version. A game
+never reads or writes these fields (the architecture test checks it); it changes them only through
+one protected operation, :meth:`State._rewrite_past`, which rewrites the hidden parts of past
+actions in place (a resampler's fast path) and forgets every cache derived from them itself.
 
 This module is in the core layer: it imports only from :mod:`tikigames.core`.
 """
 
 from __future__ import annotations
 
+import json
 import numbers
 import operator
 from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Sequence
 from random import Random
-from typing import TYPE_CHECKING, Any, Final, Generic, SupportsIndex, cast, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, SupportsIndex, cast, overload
 
 from mypy_extensions import mypyc_attr
 from typing_extensions import Self, TypeVar
@@ -60,7 +64,24 @@ _LEGAL_KEPT: Final = 16
 #: The index, from the end of the stack, of the entry that falls out of the bound.
 _LEGAL_DROPPED: Final = -_LEGAL_KEPT - 1
 
-__all__ = ["State"]
+__all__ = ["State", "result_in_words"]
+
+
+def result_in_words(returns: Sequence[float]) -> str:
+    """``player 0 wins``, ``players 0 and 2 win``, ``a draw``: the seats with the best return.
+
+    >>> from tikigames.core.state import result_in_words
+    >>> result_in_words([1.0, -1.0]), result_in_words([1, -1, 1, -1]), result_in_words([0, 0])
+    ('player 0 wins', 'players 0 and 2 win', 'a draw')
+    """
+    best = max(returns)
+    if all(value == best for value in returns):
+        return "a draw"
+    top = [seat for seat, value in enumerate(returns) if value == best]
+    if len(top) == 1:
+        return f"player {top[0]} wins"
+    return f"players {', '.join(map(str, top[:-1]))} and {top[-1]} win"
+
 
 A = TypeVar("A", bound=Action, default=Action)
 G = TypeVar("G", bound="Game[Any, Any, Any]", default=Any)
@@ -95,6 +116,22 @@ class State(ABC, Generic[A, G, Obs]):
         "_hidden",
         "_seen",
     )
+
+    #: The game's own fields, declared once: the state class's ``__slots__`` are this tuple
+    #: (``__slots__ = FIELDS; position_fields = FIELDS``), its ``_init_position`` sets each,
+    #: its ``_copy_into`` copies each and its ``_position_key`` compares each but the
+    #: :attr:`derived_fields`. :func:`tikigames.testing.check_game` proves the last two
+    #: (``fields_are_copied_and_compared``): the explicit code is kept because it is what the
+    #: compiled build runs fastest. Fields that are the same for every state of a game (its
+    #: tables, its layout) belong to the game or its rules, not here.
+    position_fields: ClassVar[tuple[str, ...]] = ()
+    #: The fields of :attr:`position_fields` that ``==`` does not compare directly, because
+    #: they follow from the others (a cache, a mask of a counter) or matter only under an
+    #: option (a turn count without a turn cap).
+    derived_fields: ClassVar[frozenset[str]] = frozenset()
+    #: Whether the game never has a chance node (TacTiki): :meth:`random_action` then skips
+    #: the test for one.
+    chance_free: ClassVar[bool] = False
 
     def __init__(self, game: G, source: Self | None = None) -> None:
         """The initial state of ``game`` (:meth:`_init_position` sets the game's fields), or,
@@ -179,12 +216,14 @@ class State(ABC, Generic[A, G, Obs]):
         return None
 
     @abstractmethod
-    def _do(self, action: A) -> None:
-        """Apply ``action``, known to be legal, pushing an undo record on ``self._undo``."""
+    def _do(self, action: A) -> Any:
+        """Apply ``action``, known to be legal, and return its undo record: whatever
+        :meth:`_undo_last` needs to revert it (its shape is the game's business; the base
+        class keeps it)."""
 
     @abstractmethod
-    def _undo_last(self, action: A) -> None:
-        """Revert the last ``_do(action)``, popping its undo record."""
+    def _undo_last(self, action: A, record: Any) -> None:
+        """Revert the last ``_do(action)``, given the undo record it returned."""
 
     @abstractmethod
     def _copy_into(self, new: Any) -> None:
@@ -198,6 +237,23 @@ class State(ABC, Generic[A, G, Obs]):
     def returns(self) -> list[float]:
         """Per player: all 0 until the game is over, then +1 for each winner and −1 for every
         other player (0 for all on a draw or a win shared by all)."""
+
+    def result_text(self) -> str | None:
+        """The result in words once the game is over (``None`` before): what the terminal, the
+        pictures and the game's text rendering say of the end. The default names the seats with
+        the best return (:func:`result_in_words`); a game overrides it with its own words (who
+        won how, a turn limit).
+
+        >>> import tikigames
+        >>> from tikigames.bots import RandomBot
+        >>> game = tikigames.load("tiki_topple")
+        >>> final = tikigames.play(game, [RandomBot()] * 2, seed=4)
+        >>> game.new_initial_state().result_text() is None, final.result_text()
+        (True, 'player 0 wins with 18 points')
+        """
+        if self.current_player() != TERMINAL:
+            return None
+        return result_in_words(self.returns())
 
     def evaluate(self) -> list[float]:
         """A heuristic guess of each player's return from this position, each in [−1, 1].
@@ -256,6 +312,18 @@ class State(ABC, Generic[A, G, Obs]):
     def history(self) -> list[A]:
         """Every action applied since the initial state, chance outcomes included."""
         return self._history.copy()
+
+    def move_number(self) -> int:
+        """How many actions, chance outcomes included, were applied since the initial state
+        (``len(state.history())`` without the copy; OpenSpiel's name).
+
+        >>> import tikigames
+        >>> state = tikigames.load("paiko").new_initial_state()
+        >>> state.apply_action(state.legal_actions()[0])
+        >>> state.move_number()
+        1
+        """
+        return len(self._history)
 
     @overload
     def seen_history(self, player: int) -> tuple[str, ...]: ...
@@ -324,8 +392,11 @@ class State(ABC, Generic[A, G, Obs]):
         with its probability, :meth:`sample_chance`).
 
         What random rollouts call. The default draws an index into the cached legal list with
-        one ``rng.random()`` (a third of the cost of ``rng.randrange``); a game may override it
-        to avoid building the whole list, drawing from the same uniform distribution.
+        one ``rng.random()`` (a third of the cost of ``rng.randrange``; ``random() < 1`` times a
+        count below 2**53 rounds to less than the count, so the index is always in range); a
+        game may override it to avoid building the whole list, drawing from the same uniform
+        distribution. A game without chance nodes says so with :attr:`chance_free`, which spares
+        the test for one.
 
         >>> import random, tikigames
         >>> state = tikigames.load("paiko").new_initial_state()
@@ -335,7 +406,7 @@ class State(ABC, Generic[A, G, Obs]):
         Raises:
             IllegalActionError: the game is over.
         """
-        if self.current_player() == CHANCE:
+        if not self.chance_free and self.current_player() == CHANCE:
             return self.sample_chance(rng)
         legal = self._legal
         if legal is None:
@@ -343,7 +414,7 @@ class State(ABC, Generic[A, G, Obs]):
         count = len(legal)
         if not count:
             raise IllegalActionError("the game is over: there is no action to draw")
-        return legal[min(int(rng.random() * count), count - 1)]
+        return legal[int(rng.random() * count)]
 
     def _check_player(self, player: object, allow_none: bool = True) -> int | None:
         if player is None and allow_none:
@@ -496,7 +567,7 @@ class State(ABC, Generic[A, G, Obs]):
         if action.hidden is not None:
             viewer = self._viewer(action)
             self._hidden.append((len(self._history), -1 if viewer is None else viewer))
-        self._do(action)
+        self._undo.append(self._do(action))
         self._history.append(action)
         stack = self._legal_stack
         stack.append(self._legal)
@@ -527,7 +598,7 @@ class State(ABC, Generic[A, G, Obs]):
         hidden = self._hidden
         if hidden and hidden[-1][0] == len(self._history):
             hidden.pop()
-        self._undo_last(action)
+        self._undo_last(action, self._undo.pop())
         self._legal = self._legal_stack.pop()
         self._hash = None
         if self._seen:
@@ -536,9 +607,56 @@ class State(ABC, Generic[A, G, Obs]):
                 del seen[size:]
         return action
 
-    def _history_rewritten(self) -> None:
-        """Forget the views of the history kept for :meth:`seen_history`: for a game's fast
-        path that rewrites ``_history`` in place (a resampler's copy of one world)."""
+    # ----------------------------------------------------------------- protected operations
+
+    def _legal_if_cached(self) -> list[A] | None:
+        """The legal list of this position if it was generated already (the caller must not
+        change it), else ``None``: for a game's :meth:`random_action` that draws without the
+        list when it has none."""
+        return self._legal
+
+    def _undo_record(self, index: int) -> Any:
+        """The undo record that ``_do`` returned for ``history()[index]`` (read only)."""
+        return self._undo[index]
+
+    def _rewrite_past(
+        self,
+        actions: Sequence[tuple[int, A]],
+        records: Sequence[tuple[int, Any]] = (),
+    ) -> None:
+        """Rewrite past actions (and, with ``records``, their undo records) in place: each
+        ``(index, action)`` pair puts ``action`` at ``history()[index]``, each ``(index,
+        record)`` pair replaces the undo record of that action.
+
+        The one operation a game has on the bookkeeping of the base class, for a fast path that
+        changes only the hidden parts of a history (a resampler turning one world into another:
+        Tac-Tik's :meth:`~tikigames.tactik.state.TacTikState.redeal_unchecked`, TacTiki's world
+        template). The game changes its own fields to match; this forgets every cache derived
+        from the history: the legal lists of the positions after the first rewritten action,
+        the hash and the views of the history kept for :meth:`seen_history` (the seat that saw
+        each hidden action stays: a rewrite changes hidden parts only).
+
+        The caller's promise, as for :meth:`apply_unchecked`: each new action has the public
+        part of the one it replaces, and the rewritten history is one the game could have
+        played (each action legal in turn), with the game's fields those it leads to.
+        """
+        history = self._history
+        first = len(history)
+        for index, action in actions:
+            history[index] = action
+            if index < first:
+                first = index
+        undo = self._undo
+        for index, record in records:
+            undo[index] = record
+            if index < first:
+                first = index
+        stack = self._legal_stack
+        # Only the latest _LEGAL_KEPT entries may hold a list (apply_unchecked drops the rest).
+        for i in range(max(first + 1, len(stack) - _LEGAL_KEPT), len(stack)):
+            stack[i] = None
+        self._legal = None
+        self._hash = None
         self._seen = {}
 
     def _replay(self, actions: Sequence[A]) -> None:
@@ -625,6 +743,17 @@ class State(ABC, Generic[A, G, Obs]):
             "history": [action.text for action in self._history],
             "position": str(self),
         }
+
+    def to_json_text(self, indent: int | None = None) -> str:
+        """:meth:`to_json` as JSON text, to save a game to a file (read it back with
+        :func:`tikigames.state_from_json_text`).
+
+        >>> import tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> state.to_json_text()[:40]
+        '{"format": "tikigames/1", "game": "tiki_'
+        """
+        return json.dumps(self.to_json(), indent=indent, ensure_ascii=False)
 
     def __str__(self) -> str:
         """The whole position, readable (omniscient: secrets included): the game's

@@ -151,14 +151,65 @@ class Svg:
 
     Every shape takes an optional ``title``, the hover text of a ``<title>`` child (a piece's
     name and owner, a square's name), and ``extra`` attributes as a mapping.
+
+    Pieces drawn once and shown many times, as python-chess's ``svg.py`` does: draw a piece on
+    a picture of its own and take its :meth:`fragment` (the elements as text, to keep in a memo
+    and insert with :meth:`raw`), or wrap it in a :meth:`group`, or put it in the picture's
+    ``<defs>`` with :meth:`define` and place copies with :meth:`use`.
+
+    >>> piece = Svg(10, 10)
+    >>> piece.circle(5, 5, 4, fill="#ff0000")
+    >>> picture = Svg(40, 20)
+    >>> picture.define("dot", piece)
+    >>> picture.use("dot", 0, 0)
+    >>> picture.group(piece, transform="translate(20 0)", title="a red dot")
+    >>> print(picture.render(40).replace("><", ">\\n<"))  # doctest: +ELLIPSIS
+    <svg ... width="40" height="20">
+    <defs>
+    ...
+    <g id="dot">
+    <circle cx="5" cy="5" r="4" fill="#ff0000"/>
+    </g>
+    </defs>
+    <use href="#dot" x="0" y="0"/>
+    <g transform="translate(20 0)">
+    <title>a red dot</title>
+    <circle cx="5" cy="5" r="4" fill="#ff0000"/>
+    </g>
+    </svg>
     """
 
-    __slots__ = ("_parts", "height", "width")
+    __slots__ = ("_defs", "_parts", "height", "width")
 
     def __init__(self, width: float, height: float) -> None:
         self.width = width
         self.height = height
         self._parts: list[str] = []
+        self._defs: list[str] = []
+
+    def fragment(self) -> str:
+        """The elements drawn so far, as SVG text without the ``<svg>`` frame (and without
+        the :meth:`define` d ones): a piece to keep and insert into other pictures with
+        :meth:`raw`."""
+        return "".join(self._parts)
+
+    def group(self, inner: Svg, *, transform: str | None = None, title: str | None = None) -> None:
+        """``inner``'s elements as one ``<g>`` element (``transform``: an SVG transform;
+        ``title``: the group's hover text)."""
+        attrs = "" if transform is None else f' transform="{_attribute(transform)}"'
+        head = "" if title is None else f"<title>{escape(title)}</title>"
+        self._parts.append(f"<g{attrs}>{head}{inner.fragment()}</g>")
+
+    def define(self, name: str, inner: Svg) -> None:
+        """Put ``inner``'s elements in the picture's ``<defs>`` as the group ``name``, to be
+        placed with :meth:`use`: a shape repeated many times is written once."""
+        self._defs.append(f'<g id="{_attribute(name)}">{inner.fragment()}</g>')
+
+    def use(self, name: str, x: float, y: float) -> None:
+        """A copy of the :meth:`define` d group ``name``, moved by (``x``, ``y``)."""
+        self._parts.append(
+            f'<use href="#{_attribute(name)}" x="{_number(float(x))}" y="{_number(float(y))}"/>'
+        )
 
     def _shape(self, tag: str, attrs: Sequence[tuple[str, object]], title: str | None) -> None:
         parts = [f"<{tag}"]
@@ -305,7 +356,7 @@ class Svg:
             f'{_number(self.height)}" width="{width}" height="{height}">'
             '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6"'
             ' markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z"'
-            ' fill="#000000"/></marker></defs>'
+            ' fill="#000000"/></marker>' + "".join(self._defs) + "</defs>"
         )
         return head + "".join(self._parts) + "</svg>"
 
