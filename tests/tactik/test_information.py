@@ -1,6 +1,6 @@
 """What each Tac-Tik player knows, and resampling.
 
-The exact tests compare ``game.resample`` with the target of DESIGN.md computed independently:
+The exact tests compare ``game.resample`` with the target (docs: Concepts) computed independently:
 every consistent history is enumerated (through the rules engine, which decides what is legal
 and what the observer would have seen) with its weight — the product of its chance outcomes'
 probabilities, every hidden choice counting once — and the frequencies of resampled states are
@@ -157,7 +157,7 @@ def test_observation_json_round_trip_and_inconsistent_data(table: Factory) -> No
 def random_positions(options: dict[str, Any], count: int, seed: int) -> list[Any]:
     game = tikigames.load("tactik", **options)
     rng = random.Random(seed)
-    positions = []
+    positions: list[Any] = []
     state = game.new_initial_state()
     while len(positions) < count:
         if state.is_terminal():
@@ -374,9 +374,8 @@ def test_resample_team_exact_after_the_exchange(table: Factory, via: str) -> Non
             if state is None or state.observation(0) != obs:
                 continue
             key = (tuple(state.hand(1)), tuple(state.hand(2)), tuple(state.hand(3)))
-            weights[(*key, give_1, give_3)] += (
-                orderings(first) * orderings(second) * orderings(third)
-            )
+            entry = (*key, give_1, give_3)
+            weights[entry] += orderings(first) * orderings(second) * orderings(third)
     exact = normalised(weights)
     assert len(exact) == 164
     # The finished first deal: players 1 and 3 held 6 8 9 9 and 8 9 9 10 after it.
@@ -400,8 +399,8 @@ def test_resample_team_exact_after_the_exchange(table: Factory, via: str) -> Non
     draw = drawer(t.game, obs, via)
     for _ in range(1500):
         sample = draw(rng)
-        hands = (tuple(sample.hand(1)), tuple(sample.hand(2)), tuple(sample.hand(3)))
-        current.append((*hands, sample.observation(1).given, sample.observation(3).given))
+        drawn = (tuple(sample.hand(1)), tuple(sample.hand(2)), tuple(sample.hand(3)))
+        current.append((*drawn, sample.observation(1).given, sample.observation(3).given))
         history = [str(action) for action in sample.history()]
         finished.append((history[17][5:], history[19][5:]))  # gives of players 1 and 3
     assert chi_square_passes(current, exact)
@@ -460,7 +459,7 @@ def test_resampler_checks_the_observation_on_its_first_draw(table: Factory) -> N
     with pytest.raises(InvalidStateError):
         tikigames.load("tactik", players=6).resampler(obs)
     with pytest.raises(TypeError):
-        t.game.resampler(obs)(None)  # type: ignore[arg-type]
+        t.game.resampler(obs)(None)
 
 
 def test_resample_while_dealing_draws_from_the_unseen_cards(table: Factory) -> None:

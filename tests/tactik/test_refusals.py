@@ -1,4 +1,4 @@
-"""Why Tac-Tik refuses an action: one test per rule of ``shared/rules/tactik.md`` that can refuse
+"""Why Tac-Tik refuses an action: one test per rule of ``docs/games/tactik.rst`` that can refuse
 one, each asserting the exact reason (``state.illegal_reason``, ``IllegalActionError.reason``
 and its message) and that the refusal changes nothing; then a property over random games: every
 refusal names a specific rule, never the fallback, and legal actions have no reason.
@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 import tikigames
 from tikigames import IllegalActionError
-from tikigames.tactik import TacTikState
+from tikigames.tactik import TacTikAction, TacTikState
 from tikigames.tactik.data import CARD_INDEX
 from tikigames.tactik.refusals import FALLBACK, rule_against
 
@@ -585,7 +585,7 @@ def test_every_refusal_in_random_play_names_its_rule(options: dict[str, Any]) ->
     so that the card's own rules are reached — gets a specific reason (never the fallback),
     which the error carries; a legal action has none."""
     game = tikigames.load("tactik", max_turns=None, **options)
-    table = [game.action(a) for a in range(game.num_distinct_actions)]
+    table = [cast(TacTikAction, game.action(a)) for a in range(game.num_distinct_actions)]
     reasons: set[str] = set()
     for seed in range(3):
         rng = random.Random(seed)
@@ -627,7 +627,7 @@ def test_the_rules_against_are_the_rules(options: dict[str, Any]) -> None:
     table of positions met in random games, it finds no rule against exactly the legal actions
     — so a reason is never given for a legal action, nor the fallback for an illegal one."""
     game = tikigames.load("tactik", max_turns=None, **options)
-    table = [game.action(a) for a in range(game.num_distinct_actions)]
+    table = [cast(TacTikAction, game.action(a)) for a in range(game.num_distinct_actions)]
     rng = random.Random(5)
     state: TacTikState = game.new_initial_state()
     checked = sevens = 0

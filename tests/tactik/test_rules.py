@@ -1,4 +1,4 @@
-"""Tac-Tik's rules, one test (or a few) per rule of ``shared/rules/tactik.md``.
+"""Tac-Tik's rules, one test (or a few) per rule of ``docs/games/tactik.rst``.
 
 Positions are reached through real actions: chosen deals (chance outcomes are actions), the
 exchange and plays, all checked by the engine. In the 4-player game player 0 plays green
@@ -20,7 +20,9 @@ import pytest
 
 import tikigames
 from tikigames import ActionError, IllegalActionError
+from tikigames.bots import RandomBot
 from tikigames.tactik import TacTikState
+from tikigames.tactik.state import PawnMove
 
 Table = Any  # the conftest's driver
 Factory = Callable[..., Table]
@@ -225,6 +227,7 @@ def test_start_captures_an_ordinary_pawn_on_the_start_square(table: Factory) -> 
     assert t.pawns(3) == ["t0"] and t.state.reserve(3) == 3
     t.play("10:start@0")
     assert t.pawns(0) == ["t0!"] and t.pawns(3) == [] and t.state.reserve(3) == 4
+    assert t.state.last_move() == PawnMove(-1, 0, False) and t.state.last_captures() == (0,)
 
 
 def test_a_pieu_blocks_other_colours(table: Factory) -> None:
@@ -445,6 +448,8 @@ def test_the_seven_captures_every_pawn_it_passes(table: Factory, passed: bool) -
     t.play("7:t5+7")  # passes yellow on t8, lands on red on t12
     assert t.pawns(0) == ["t12"] and t.pawns(1) == [] and t.state.reserve(1) == 4
     assert t.pawns(3) == ([] if passed else ["t8"])
+    assert t.state.last_move() == PawnMove(5, 12, False)
+    assert t.state.last_captures() == ((8, 12) if passed else (12,))
 
 
 def test_the_seven_splits_between_pawns(table: Factory) -> None:
@@ -810,11 +815,11 @@ def test_accessors_refuse_bad_arguments() -> None:
         (wrong, (TypeError, ValueError)) for wrong in ("0", None)
     ]:
         with pytest.raises(error):
-            state.pawns(bad)  # type: ignore[arg-type]
+            state.pawns(bad)
         with pytest.raises(error):
-            state.reserve(bad)  # type: ignore[arg-type]
+            state.reserve(bad)
         with pytest.raises(error):
-            state.hand(bad)  # type: ignore[arg-type]
+            state.hand(bad)
 
 
 # ----------------------------------------------------------------------------- the race's guess
@@ -857,3 +862,50 @@ def test_evaluate_in_the_six_player_game_weighs_each_team_against_the_others_mea
     ahead = [p for p in range(6) if mover in game.rules.team_colours[p]]
     assert all(guess[p] > 0 for p in ahead)
     assert all(guess[p] < 0 for p in range(6) if p not in ahead)
+
+
+# ----------------------------------------------------------------------------- the last move
+
+
+def test_the_last_move_is_recorded_not_guessed() -> None:
+    """``last_move`` and ``last_captures`` agree with the board before and after every action
+    of random games (in the 2-player variant a pawn passing another colour's start square does
+    not enter its home, which a guess from the board after the move cannot tell)."""
+    for players in (2, 4, 6):
+        game = tikigames.load("tactik", players=players)
+        colours = game.rules.colours
+        for seed in range(3):
+            state = game.new_initial_state()
+            assert state.last_move() is None and state.last_captures() == ()
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                before = state.clone()
+                action = state.random_action(rng)
+                state.apply_action(action)
+                move, captured = state.last_move(), state.last_captures()
+                assert state.observation(None).last_move == move
+                if move is None:
+                    assert not captured and before.track() == state.track()
+                    assert before.homes() == state.homes()
+                    continue
+                assert move.source == (
+                    -1 - action.square if ":start@" in action.text else action.square
+                )
+                track = before.track()
+                for square in captured:  # a pawn stood there, and its colour's reserve grew
+                    assert track[square] >= 0
+                gained = sum(max(0, state.reserve(c) - before.reserve(c)) for c in range(colours))
+                own = sum(  # a start that captures its own colour's pawn leaves the reserve
+                    1
+                    for square in captured
+                    if ":start@" in action.text and track[square] == square >> 4
+                )
+                assert len(captured) == gained + own
+                if move.target < game.rules.track and not move.swap:
+                    assert state.track()[move.target] >= 0
+
+
+def test_the_result_in_words() -> None:
+    state = tikigames.play(tikigames.load("tactik", max_turns=5), [RandomBot()] * 4, seed=1)
+    assert state.result_text() == "a draw" and "Game over: a draw" in str(state)
+    assert tikigames.load("tactik").new_initial_state().result_text() is None

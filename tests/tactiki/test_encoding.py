@@ -43,10 +43,10 @@ def square(name: str) -> tuple[int, int]:
 
 
 def plane(obs: Any, name: str) -> list[float]:
-    return obs.game.observation_tensor_layout().view(obs.tensor(), name)
+    return list(obs.game.observation_tensor_layout().view(obs.tensor(), name))
 
 
-def expected(obs: Any, name: str, ones: dict[tuple[int, ...], float]) -> list[float]:
+def expected(obs: Any, name: str, ones: dict[Any, float]) -> list[float]:
     """Plane ``name`` of zeros but for ``ones`` (index tuple → value), flat row-major."""
     shape = obs.game.observation_tensor_layout().plane(name).shape
     values = [0.0] * math.prod(shape)
@@ -61,7 +61,7 @@ def expected(obs: Any, name: str, ones: dict[tuple[int, ...], float]) -> list[fl
     return values
 
 
-def check(obs: Any, name: str, ones: dict[tuple[int, ...], float]) -> None:
+def check(obs: Any, name: str, ones: dict[Any, float]) -> None:
     assert plane(obs, name) == expected(obs, name, ones), name
 
 

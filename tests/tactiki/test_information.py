@@ -263,8 +263,8 @@ def test_spectator_resamples_both_sides(reincarnations: Any) -> None:
     truth = reincarnations(3, 5)
     obs = truth.observation(None)
     rng = random.Random(3)
-    tiki_firsts = Counter()
-    reincarnated = Counter()
+    tiki_firsts: Counter[int] = Counter()
+    reincarnated: Counter[tuple[int, ...]] = Counter()
     for _ in range(300):
         sample = truth.game.resample(obs, rng)
         assert sample.observation(None) == obs

@@ -102,7 +102,8 @@ def test_state_json_round_trip_and_errors(start: Any, play: Any) -> None:
     with pytest.raises(InvalidStateError, match=r"history\[0\]"):
         tikigames.state_from_json(hidden)
     illegal = {**data, "history": [*data["history"], "b4-b5"]}  # TIKI's second move: fine…
-    assert tikigames.state_from_json(illegal).column("b5") == [(TIKI, 4)]
+    loaded: Any = tikigames.state_from_json(illegal)  # a TacTikiState
+    assert loaded.column("b5") == [(TIKI, 4)]
     illegal = {**data, "history": [*data["history"], "a4-a3"]}  # …TAC's piece: not
     with pytest.raises(InvalidStateError, match=r"history\[25\]"):
         tikigames.state_from_json(illegal)

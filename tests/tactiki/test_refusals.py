@@ -1,4 +1,4 @@
-"""Why an action is refused (issue #14): one test per rule of ``shared/rules/tactiki.md`` that can
+"""Why an action is refused (issue #14): one test per rule of ``docs/games/tactiki.rst`` that can
 refuse an action, each on a position reached through real actions, asserting the exact reason
 of ``state.illegal_reason`` and of the ``IllegalActionError`` (and that the refusal changes
 nothing); then a property over random games: the rules of ``refusals.rule_against`` forbid
@@ -346,7 +346,7 @@ def test_every_refusal_in_random_play_names_a_rule(options: dict[str, Any]) -> N
     are not legal (so no legal action is ever called illegal, and the general fallback is
     never reached), ``illegal_reason`` gives its text, and every reason is one of the rules."""
     game = tikigames.load("tactiki", **options)
-    actions = game.actions()
+    actions: tuple[Any, ...] = game.actions()  # TacTiki's
     seen: set[str] = set()
     positions = 0
     for seed in range(8):

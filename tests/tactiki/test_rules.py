@@ -1,4 +1,4 @@
-"""One test (or a few) per rule of ``shared/rules/tactiki.md``, on positions reached through real
+"""One test (or a few) per rule of ``docs/games/tactiki.rst``, on positions reached through real
 actions. Squares are written as in the rules; ``column`` lists ``(owner, rank)`` bottom to top."""
 
 from __future__ import annotations

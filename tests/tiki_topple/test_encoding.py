@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import tikigames
+from tikigames.tiki_topple.actions import TikiToppleAction
 from tikigames.tiki_topple.data import TIKIS
+from tikigames.tiki_topple.observation import TikiToppleObservation
+from tikigames.tiki_topple.state import TikiToppleState
 
 GROUP_LINE = "line nani,wikiwiki,huhu,lokahi,akamai,nui,hookipa,kapu,eepo"
 RULEBOOK_LINE = "line lokahi,akamai,nui,hookipa,kapu,eepo,nani,wikiwiki,huhu"
@@ -25,12 +29,12 @@ OPTION_SETS: list[dict[str, Any]] = [
 ]
 
 
-def play(state, *texts: str) -> None:
+def play(state: TikiToppleState, *texts: str) -> None:
     for text in texts:
         state.apply_action(state.parse_action(text))
 
 
-def planes(obs) -> dict[str, list[float]]:
+def planes(obs: TikiToppleObservation) -> dict[str, list[float]]:
     layout = obs.game.observation_tensor_layout()
     values = obs.tensor()
     return {plane.name: layout.view(values, plane.name) for plane in layout.planes}
@@ -59,7 +63,7 @@ def plays_plane(players: int, *plays: tuple[int, int, str]) -> list[float]:
     return values
 
 
-def random_states(options: dict[str, Any], games: int, seed: int):
+def random_states(options: dict[str, Any], games: int, seed: int) -> Iterator[TikiToppleState]:
     """Every state of ``games`` random games."""
     rng = random.Random(seed)
     game = tikigames.load("tiki_topple", **options)
@@ -195,10 +199,10 @@ def test_scores_are_scaled_by_the_target_and_capped() -> None:
     assert got["round"] == [0.25, 0.0]  # one round of the (unused) 4 finished
 
 
-def tiebreak_state():
+def tiebreak_state() -> TikiToppleState:
     """Four players, one round: seats 0 and 1 tie on 9 (cards #1 and #2, Nani on top of the
     group line) and play a tiebreak round, dealt cards #6 and #7; seat 1 starts it."""
-    state = tikigames.load("tiki_topple", players=4, rounds=1).new_initial_state()
+    state: TikiToppleState = tikigames.load("tiki_topple", players=4, rounds=1).new_initial_state()
     play(state, GROUP_LINE, "secret 0", "secret 1", "secret 11", "secret 17")
     play(state, *["topple eepo"] * 4, *["toast"] * 6)
     assert state.scores() == [9, 9, 0, 0]
@@ -232,8 +236,8 @@ def test_a_tiebreak_round_seen_by_a_seat_sitting_it_out() -> None:
 
 
 def test_a_secret_of_another_seat_changes_nothing() -> None:
-    def dealt(cards: tuple[int, ...]):
-        state = tikigames.load("tiki_topple", players=3).new_initial_state()
+    def dealt(cards: tuple[int, ...]) -> TikiToppleState:
+        state: TikiToppleState = tikigames.load("tiki_topple", players=3).new_initial_state()
         play(state, GROUP_LINE, *(f"secret {card}" for card in cards), "up3 hookipa")
         return state
 
@@ -264,7 +268,7 @@ def test_a_resampled_world_gives_the_same_tensor(options: dict[str, Any]) -> Non
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_different_legal_actions_give_different_tensors(options: dict[str, Any]) -> None:
-    seen: dict[tuple[int, tuple[float, ...]], list[int]] = {}
+    seen: dict[tuple[int, tuple[float, ...]], list[TikiToppleAction]] = {}
     checked = 0
     for state in random_states(options, games=25, seed=2):
         player = state.current_player()

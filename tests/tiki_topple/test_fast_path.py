@@ -13,6 +13,7 @@ import pytest
 
 import tikigames
 from tikigames.core.state import State
+from tikigames.tiki_topple.actions import TikiToppleTable
 from tikigames.tiki_topple.data import CARD_NAMES, TIKIS
 
 #: Option sets that reach every branch: 2–4 players, tiebreak rounds, no bottom topple.
@@ -151,6 +152,7 @@ def test_a_secret_card_is_drawn_as_an_index_into_the_deck(config: dict[str, Any]
 
 def test_the_deck_table_turns_an_index_into_the_card() -> None:
     table = tikigames.load("tiki_topple").action_table
+    assert isinstance(table, TikiToppleTable)
     rng = random.Random(5)
     for deck in [0, (1 << 27) - 1, 1, 1 << 26, 0b101 << 8] + [
         rng.getrandbits(27) for _ in range(200)

@@ -11,12 +11,15 @@ import pytest
 
 import tikigames
 from tikigames import InvalidStateError
+from tikigames.tiki_topple.state import TikiToppleState
 
 GROUP_LINE = "line nani,wikiwiki,huhu,lokahi,akamai,nui,hookipa,kapu,eepo"
 
 
-def dealt(players: int, cards: tuple[int, ...], **options: object):
-    state = tikigames.load("tiki_topple", players=players, **options).new_initial_state()
+def dealt(players: int, cards: tuple[int, ...], **options: object) -> TikiToppleState:
+    state: TikiToppleState = tikigames.load(
+        "tiki_topple", players=players, **options
+    ).new_initial_state()
     state.apply_action(state.parse_action(GROUP_LINE))
     for card in cards:
         state.apply_action(state.parse_action(f"secret {card}"))
@@ -82,7 +85,7 @@ def test_resample_draws_the_hidden_card_uniformly() -> None:
     for _ in range(draws):
         sample = tikigames.load("tiki_topple", players=3).resample(obs, rng)
         assert sample.observation(0) == obs
-        cards = sample._secrets
+        cards = [sample.secret(seat) for seat in range(3)]
         assert cards[0] == 4 and len(set(cards)) == 3
         first[cards[1]] += 1
         second[cards[2]] += 1
@@ -99,7 +102,7 @@ def test_resample_with_few_consistent_histories_matches_the_exact_distribution()
     game = tikigames.load("tiki_topple", rounds=20, tiebreak_rounds=0)
     rng = random.Random(9)
     state = game.new_initial_state()
-    while len(state._round_cards) < 12:
+    while len(state.round_cards()) < 12:
         if state.is_chance_node():
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
@@ -112,7 +115,7 @@ def test_resample_with_few_consistent_histories_matches_the_exact_distribution()
     state.apply_action(state.parse_action(f"secret {left[0]}"))
     state.apply_action(state.parse_action(f"secret {left[1]}"))
     obs = state.observation(0)
-    counts = Counter(game.resample(obs, rng)._secrets[1] for _ in range(4000))
+    counts = Counter(game.resample(obs, rng).secret(1) for _ in range(4000))
     assert set(counts) == {left[1], left[2]}
     assert abs(counts[left[1]] - 2000) < 4 * (4000 * 0.25) ** 0.5
 
@@ -128,7 +131,7 @@ def test_resample_keeps_revealed_cards_of_finished_rounds() -> None:
     assert obs.revealed
     for _ in range(50):
         sample = game.resample(obs, rng)
-        assert sample._round_cards == state._round_cards
+        assert sample.round_cards() == state.round_cards()
         assert sample.observation(2) == obs
 
 

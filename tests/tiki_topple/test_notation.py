@@ -1,4 +1,4 @@
-"""Tiki Topple's notation and action table (rules/tiki_topple.md, "Notation"): the ids are
+"""Tiki Topple's notation and action table (docs/games/tiki_topple.rst): the ids are
 public and stable, and every text parses back."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tiki Topple: why an action is refused — one test per rule of rules/tiki_topple.md that can
+"""Tiki Topple: why an action is refused — one test per rule of docs/games/tiki_topple.rst that can
 refuse an action (the rule's section and number in the test's name), and a property over random
 games: every refusal names a rule that applies, never the general fallback."""
 
@@ -12,42 +12,46 @@ import pytest
 
 import tikigames
 from tikigames import CHANCE, TERMINAL, IllegalActionError
-from tikigames.tiki_topple.actions import LINE, SECRET
+from tikigames.tiki_topple.actions import LINE, SECRET, TikiToppleAction
 from tikigames.tiki_topple.data import CARD_NAMES, SECRET_CARDS, TIKIS, TOAST, TOPPLE, full_hand
+from tikigames.tiki_topple.state import TikiToppleState
 
 GROUP_LINE = "line nani,wikiwiki,huhu,lokahi,akamai,nui,hookipa,kapu,eepo"
 #: Group B first, Lokahi 2nd.
 LOKAHI_2ND = "line akamai,lokahi,nui,nani,wikiwiki,huhu,hookipa,kapu,eepo"
 
 
-def new(players: int = 2, **options: Any):
-    return tikigames.load("tiki_topple", players=players, **options).new_initial_state()
+def new(players: int = 2, **options: Any) -> TikiToppleState:
+    state: TikiToppleState = tikigames.load(
+        "tiki_topple", players=players, **options
+    ).new_initial_state()
+    return state
 
 
-def start(players: int = 2, line: str = GROUP_LINE, **options: Any):
+def start(players: int = 2, line: str = GROUP_LINE, **options: Any) -> TikiToppleState:
     """A state after the line setup and the deal of cards 0, 1, … to the seats."""
     state = new(players, **options)
     play(state, line, *(f"secret {card}" for card in range(players)))
     return state
 
 
-def play(state, *texts: str) -> None:
+def play(state: TikiToppleState, *texts: str) -> None:
     for text in texts:
         state.apply_action(state.parse_action(text))
 
 
-def finish_round(state, rng: random.Random) -> None:
+def finish_round(state: TikiToppleState, rng: random.Random) -> None:
     """Random cards until the round is over."""
     while state.current_player() >= 0:
         state.apply_action(state.random_action(rng))
 
 
-def deal_round(state, rng: random.Random) -> None:
+def deal_round(state: TikiToppleState, rng: random.Random) -> None:
     while state.is_chance_node():
         state.apply_action(state.sample_chance(rng))
 
 
-def refused(state, text: str) -> str:
+def refused(state: TikiToppleState, text: str) -> str:
     """The reason ``text`` is refused, checked to be the same everywhere it shows — in
     ``illegal_reason``, in the error of ``apply_action`` and ``parse_action`` (its ``reason`` and
     its message) — and checked to change nothing."""
@@ -297,7 +301,7 @@ def test_game_the_tied_players_share_the_win() -> None:
 # ---------------------------------------------------------------- every refusal of random play
 
 
-def expected_rule(state, action) -> str:
+def expected_rule(state: TikiToppleState, action: TikiToppleAction) -> str:
     """The rule that refuses ``action``, worked out from the rules independently of the
     module under test: the first words of its reason."""
     player = state.current_player()
@@ -403,6 +407,7 @@ def test_every_refusal_in_random_games_names_its_rule(
                     continue
                 assert reason is not None and "not legal for player" not in reason
                 action = game.action(action_id)
+                assert isinstance(action, TikiToppleAction)
                 assert re.match(expected_rule(state, action), reason), (str(action), reason)
                 seen.add(re.sub(r"Tiki Up \d", "Tiki Up", reason.split(":")[0]))
             if state.is_terminal():

@@ -1,4 +1,4 @@
-"""Tiki Topple: one test (at least) per rule of rules/tiki_topple.md, reached through actions."""
+"""Tiki Topple: one test (at least) per rule of docs/games/tiki_topple.rst, reached by actions."""
 
 from __future__ import annotations
 
@@ -11,32 +11,37 @@ import pytest
 import tikigames
 from tikigames import CHANCE, TERMINAL, ActionError, IllegalActionError, OptionError
 from tikigames.tiki_topple.data import GROUPS, SECRET_CARDS, TIKIS
+from tikigames.tiki_topple.state import TikiToppleState
 
 GROUP_LINE = "line nani,wikiwiki,huhu,lokahi,akamai,nui,hookipa,kapu,eepo"
 
 
-def start(players: int = 2, line: str = GROUP_LINE, secrets: tuple[int, ...] = (), **options: Any):
+def start(
+    players: int = 2, line: str = GROUP_LINE, secrets: tuple[int, ...] = (), **options: Any
+) -> TikiToppleState:
     """A state after the line setup and the secret deal (cards 0, 1, … unless given)."""
-    state = tikigames.load("tiki_topple", players=players, **options).new_initial_state()
+    state: TikiToppleState = tikigames.load(
+        "tiki_topple", players=players, **options
+    ).new_initial_state()
     state.apply_action(state.parse_action(line))
     for card in secrets or range(players):
         state.apply_action(state.parse_action(f"secret {card}"))
     return state
 
 
-def play(state, *texts: str) -> None:
+def play(state: TikiToppleState, *texts: str) -> None:
     for text in texts:
         state.apply_action(state.parse_action(text))
 
 
-def finish_round(state, rng: random.Random) -> None:
+def finish_round(state: TikiToppleState, rng: random.Random) -> None:
     """Random cards until the round is over (the next line is up, or the game ended)."""
     while state.current_player() >= 0:
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
 
 
-def deal_round(state, rng: random.Random) -> None:
+def deal_round(state: TikiToppleState, rng: random.Random) -> None:
     """Random line and random secret cards for the round about to start."""
     while state.is_chance_node():
         outcomes = state.legal_actions()
@@ -159,7 +164,7 @@ def test_first_player_option_and_rotation() -> None:
 # ---------------------------------------------------------------- cards
 
 
-def line_of(state) -> list[str]:
+def line_of(state: TikiToppleState) -> list[str]:
     return state.line()
 
 
@@ -224,7 +229,7 @@ def test_cards_are_used_up_and_there_is_no_passing() -> None:
 # ---------------------------------------------------------------- end of round and scoring
 
 
-def toast_or_wait(state) -> None:
+def toast_or_wait(state: TikiToppleState) -> None:
     """Play a Toast when allowed, else topple the bottom tiki (which changes nothing)."""
     legal = {str(a): a for a in state.legal_actions()}
     if "toast" in legal:
@@ -293,7 +298,7 @@ def test_default_rounds(players: int, rounds: int) -> None:
     assert tikigames.load("tiki_topple", players=players).options["rounds"] == rounds
 
 
-def play_rounds(state, rng: random.Random, count: int) -> None:
+def play_rounds(state: TikiToppleState, rng: random.Random, count: int) -> None:
     for _ in range(count):
         deal_round(state, rng)
         finish_round(state, rng)
@@ -314,7 +319,7 @@ def test_the_game_ends_after_its_rounds_and_the_leader_wins() -> None:
             assert returns[best] == 1.0 and returns[1 - best] == -1.0
 
 
-def tied_game(players: int, tiebreaks: int, target: int | None = None):
+def tied_game(players: int, tiebreaks: int, target: int | None = None) -> TikiToppleState:
     """A game whose first round ends with players 0 and 1 tied (same card top, no one else
     scoring) — found by dealing cards with the same top tiki to the first two seats."""
     options: dict[str, Any] = {"players": players, "tiebreak_rounds": tiebreaks}
@@ -322,7 +327,7 @@ def tied_game(players: int, tiebreaks: int, target: int | None = None):
         options["rounds"] = 1
     else:
         options["target_score"] = target
-    state = tikigames.load("tiki_topple", **options).new_initial_state()
+    state: TikiToppleState = tikigames.load("tiki_topple", **options).new_initial_state()
     # #1 and #2 have Nani on top and score 9 each; #12 and #18 score nothing on this line.
     play(state, GROUP_LINE)
     for card in (0, 1, 11, 17)[:players]:

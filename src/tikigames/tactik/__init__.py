@@ -3,8 +3,8 @@ each round a track and into their homes, moved by cards. Registered as ``tactik`
 page for the rules as implemented.
 
 A game package, in the games' layer: its modules import only :mod:`tikigames.core` and the
-package itself, in the order data → actions → state → observation → render → resample → game
-(see the docs' Architecture page)."""
+package itself, in the order data → actions → paths → deals → movegen → refusals → state →
+observation → render → resample → game (see the docs' Architecture page)."""
 
 from tikigames.tactik.actions import TacTikAction
 from tikigames.tactik.game import TacTik

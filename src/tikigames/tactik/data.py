@@ -147,7 +147,6 @@ class TacTikRules:
         own_colours: the colours each player plays as their own.
         team_colours: the colours of each player's team (all must be home to win).
         team_players: the players of each player's team (the winners when it wins).
-        homes, res, pieu, pos: offsets in the state's board list (see ``TacTikState``).
     """
 
     players: int
@@ -162,10 +161,6 @@ class TacTikRules:
     colours: int = field(init=False, repr=False, compare=False)
     track: int = field(init=False, repr=False, compare=False)
     squares: int = field(init=False, repr=False, compare=False)
-    homes: int = field(init=False, repr=False, compare=False)
-    res: int = field(init=False, repr=False, compare=False)
-    pieu: int = field(init=False, repr=False, compare=False)
-    pos: int = field(init=False, repr=False, compare=False)
     hand_size: int = field(init=False, repr=False, compare=False)
     deal_size: int = field(init=False, repr=False, compare=False)
     deck: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -200,16 +195,11 @@ class TacTikRules:
             own_colours = ((0, 2), (1, 3))
             team_players = ((0,), (1,))
             team_colours = own_colours
-        homes = geo.track
         derived: dict[str, object] = {
             "team": team,
             "colours": colours,
             "track": geo.track,
             "squares": geo.squares,
-            "homes": homes,
-            "res": homes + colours,
-            "pieu": homes + 2 * colours,
-            "pos": homes + 2 * colours + 1,
             "hand_size": hand_size,
             "deal_size": players * hand_size,
             "deck": deck,

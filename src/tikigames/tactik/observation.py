@@ -4,14 +4,14 @@ hands only their own — plus the card they gave their partner and the one they 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tikigames.core.errors import InvalidStateError
 from tikigames.core.observation import Observation
 from tikigames.core.serialization import MAX_HISTORY
 from tikigames.tactik.data import CARD_NAMES
-from tikigames.tactik.state import TacTikState
+from tikigames.tactik.state import PawnMove, TacTikState
 
 if TYPE_CHECKING:
     from tikigames.tactik.game import TacTik
@@ -42,6 +42,11 @@ class TacTikObservation(Observation["TacTik"]):
         seven_left: the steps left of a seven being played (0 when none is).
         seven_colour: the colour that seven moves, or ``None``.
         winners: the winning players once a team has won, else ``()``.
+        last_move: the squares the last action joined (:meth:`TacTikState.last_move
+            <tikigames.tactik.state.TacTikState.last_move>`; public, as every move is), for the
+            picture's highlight. It follows from the history, so it is neither compared nor in
+            the JSON (:meth:`field_names` leaves it out): a loaded observation is a real state's
+            and has it.
     """
 
     dealer: int
@@ -61,6 +66,18 @@ class TacTikObservation(Observation["TacTik"]):
     seven_left: int
     seven_colour: int | None
     winners: tuple[int, ...]
+    last_move: PawnMove | None = field(default=None, compare=False)
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """The game's own fields in the JSON: all but ``last_move``, which the history gives.
+
+        >>> from tikigames.tactik import TacTikObservation
+        >>> names = TacTikObservation.field_names()
+        >>> "last_move" in names, "winners" in names
+        (False, True)
+        """
+        return tuple(name for name in super().field_names() if name != "last_move")
 
     @classmethod
     def _fields_of(cls, state: TacTikState, player: int | None) -> dict[str, Any]:
@@ -83,6 +100,7 @@ class TacTikObservation(Observation["TacTik"]):
             "seven_left": state.seven_left(),
             "seven_colour": state.seven_colour(),
             "winners": state.winners(),
+            "last_move": state.last_move(),
         }
 
     @classmethod

@@ -1,4 +1,4 @@
-"""Why a Tac-Tik action is refused: the rule of ``shared/rules/tactik.md`` that forbids it.
+"""Why a Tac-Tik action is refused: the rule of ``docs/games/tactik.rst`` that forbids it.
 
 :func:`refusal` is the state's ``_refusal`` hook, behind ``state.illegal_reason(action)`` and
 ``IllegalActionError.reason``. It is called only for an action that is not legal now, never on

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from tikigames.tactik.data import COLOUR_LETTERS, COLOUR_NAMES, TacTikRules
 from tikigames.tactik.observation import TacTikObservation
-from tikigames.tactik.state import TacTikState
+from tikigames.tactik.state import TacTikState, result_words
 
 __all__ = ["render_observation", "render_state"]
 
@@ -40,12 +40,8 @@ def _header(rules: TacTikRules, obs: TacTikObservation) -> list[str]:
         if obs.seven_left and obs.seven_colour is not None:
             colour = COLOUR_NAMES[rules.colours][obs.seven_colour]
             now += f" (seven: {obs.seven_left} steps left, {colour})"
-    elif len(obs.winners) > 1:
-        now = "Game over: players " + " and ".join(map(str, obs.winners)) + " won"
-    elif obs.winners:
-        now = f"Game over: player {obs.winners[0]} won"
     else:
-        now = "Game over: a draw"
+        now = f"Game over: {result_words(obs.winners)}"
     return [table, now]
 
 

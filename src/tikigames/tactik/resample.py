@@ -1,7 +1,7 @@
 """Resampling a Tac-Tik state from an observation.
 
 What a player does not see: the cards dealt to the others (and so the order they came in), and
-the cards the others chose to give. The target (DESIGN.md) weighs each consistent history by the
+the cards the others gave. The target (docs: Concepts) weighs each consistent history by the
 product of its chance outcomes' probabilities, every consistent choice of a hidden ``give``
 counting once. Deals are independent given what is public, because every card of a finished deal
 ends up played or discarded face up and the talon at the start of a deal is therefore public;

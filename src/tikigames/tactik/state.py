@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from typing_extensions import Self
 
@@ -28,35 +28,12 @@ from tikigames.tactik.actions import (
     SEVEN,
     START,
     SWAP_PAWNS,
-    Layout,
     TacTikAction,
-    layout,
 )
-from tikigames.tactik.data import (
-    BACK4,
-    C7,
-    CARD_NAMES,
-    FORWARD_CARDS,
-    FORWARD_OF,
-    HOME_FULL,
-    JOKER,
-    NUM_CARDS,
-    PAWNS,
-    START_OF,
-    STEPS,
-    SWAP,
-    TacTikRules,
-    geometry,
-)
-from tikigames.tactik.paths import (
-    HOME_SHIFT,
-    NEVER,
-    back_bars,
-    entered,
-    forward_entries,
-    forward_rows,
-    seven_offsets,
-)
+from tikigames.tactik.data import CARD_NAMES, HOME_FULL, NUM_CARDS, PAWNS, geometry
+from tikigames.tactik.deals import kinds_mask
+from tikigames.tactik.movegen import Tables, acting_colours, play_legal, tables_of
+from tikigames.tactik.paths import entered
 from tikigames.tactik.refusals import refusal
 
 if TYPE_CHECKING:
@@ -65,7 +42,7 @@ if TYPE_CHECKING:
     from tikigames.tactik.game import TacTik  # noqa: F401 (base class)
     from tikigames.tactik.observation import TacTikObservation  # noqa: F401 (base class)
 
-__all__ = ["TacTikState"]
+__all__ = ["PawnMove", "TacTikState", "result_words"]
 
 # Phases.
 DEALING, EXCHANGE, PLAY, OVER = range(4)
@@ -79,162 +56,61 @@ def _names(counts: list[int]) -> list[str]:
     return [CARD_NAMES[k] for k in range(NUM_CARDS) for _ in range(counts[k])]
 
 
-#: What a hand can play (see ``_Deals.hand``): the id of each of its start actions for colour 0
-#: (add the colour); per forward card, its steps and its actions by square; the action rows of
-#: its ``-4`` and Joker ``-4`` (by square), of its sevens (by offset), of its swaps (by pair);
-#: its discards; and its gives (the exchange's legal list).
-_Plan = tuple[
-    tuple[int, ...],
-    tuple[tuple[int, tuple[TacTikAction, ...]], ...],
-    tuple[tuple[TacTikAction, ...], ...],
-    tuple[tuple[TacTikAction, ...], ...],
-    tuple[tuple[TacTikAction, ...], ...],
-    list[TacTikAction],
-    list[TacTikAction],
-]
+def result_words(winners: Sequence[int]) -> str:
+    """The end of a game in Tac-Tik's words, from its winners (``()``: a draw, by the turn
+    limit): what ``state.result_text()`` says and the text rendering prints after
+    ``Game over:``.
+
+    >>> result_words((0, 2)), result_words((1,)), result_words(())
+    ('players 0 and 2 won', 'player 1 won', 'a draw')
+    """
+    if len(winners) > 1:
+        return "players " + " and ".join(map(str, winners)) + " won"
+    if winners:
+        return f"player {winners[0]} won"
+    return "a draw"
 
 
-class _Deals:
-    """What the deal phase and the hands read, per action table: the deal actions, the legal
-    list for each set of kinds left in the talon, the ``(action, probability)`` pair of each
-    count out of each talon size, and each hand's plan. Built as met and shared by every state
-    of the table, so that a chance node allocates nothing but the list it returns, and a turn
-    neither scans the hand nor looks up what each card does."""
+class PawnMove(NamedTuple):
+    """The squares a move joined (see :meth:`TacTikState.last_move`): square numbers (``0 …
+    L−1`` the track, ``L + 4·c + k − 1`` home square ``k`` of colour ``c``), or ``−1 − c`` for
+    colour ``c``'s reserve."""
 
-    __slots__ = (
-        "actions", "backs", "deal", "discard", "forwards", "give", "hands", "joker_forward",
-        "legal", "pairs", "sevens", "starts", "swaps",
-    )  # fmt: skip
-
-    def __init__(
-        self,
-        actions: tuple[TacTikAction, ...],
-        lay: Layout,
-        colours: int,
-        joker_forward: tuple[int, ...],
-    ) -> None:
-        self.actions = actions
-        self.joker_forward = joker_forward
-        self.deal = actions[lay.deal : lay.deal + NUM_CARDS]
-        self.discard = actions[lay.discard : lay.discard + NUM_CARDS]
-        self.give = actions[lay.give : lay.give + NUM_CARDS]
-        squares, track = lay.squares, lay.track
-        n = len(FORWARD_CARDS)
-        #: The forward actions by square of each forward card, then of each Joker forward.
-        self.forwards = [
-            actions[lay.forward + i * squares : lay.forward + (i + 1) * squares]
-            for i in range(2 * n)
-        ]
-        #: The ``-4`` and Joker ``-4`` actions by square, the sevens' and the Joker sevens' by
-        #: offset, the swaps' and the Joker swaps' by pair.
-        self.backs = (
-            actions[lay.back : lay.back + track],
-            actions[lay.back + track : lay.back + 2 * track],
-        )
-        self.sevens = (
-            actions[lay.seven : lay.seven + 7 * squares],
-            actions[lay.seven + 7 * squares : lay.seven + 14 * squares],
-        )
-        pairs = track * (track - 1)
-        self.swaps = (
-            actions[lay.swap : lay.swap + pairs],
-            actions[lay.swap + pairs : lay.swap + 2 * pairs],
-        )
-        #: Per card kind, the id of its start action for colour 0, or −1.
-        self.starts = tuple(
-            lay.start + START_OF[k] * colours if START_OF[k] >= 0 else -1 for k in range(NUM_CARDS)
-        )
-        #: Bitmask of the kinds in the talon → its kinds and the legal deal actions.
-        self.legal: dict[int, tuple[tuple[int, ...], list[TacTikAction]]] = {}
-        #: Talon size → the pair of kind k with c copies left, at ``8·k + c``.
-        self.pairs: dict[int, list[tuple[TacTikAction, float]]] = {}
-        #: A hand (its count per kind) → its plan.
-        self.hands: dict[tuple[int, ...], _Plan] = {}
-
-    def hand(self, hand: list[int]) -> _Plan:
-        """The plan of ``hand`` (a count per kind): each run in id order, so that a turn's
-        legal list comes out sorted (see ``_Plan``)."""
-        key = tuple(hand)
-        entry = self.hands.get(key)
-        if entry is None:
-            if len(self.hands) >= _HANDS_MAX:  # a 6-card hand has some 38,000 forms
-                self.hands.clear()
-            kinds = [k for k in range(NUM_CARDS) if hand[k]]
-            joker = 1 if hand[JOKER] else 0
-            forwards = [
-                (STEPS[k], self.forwards[FORWARD_OF[k]]) for k in kinds if FORWARD_OF[k] >= 0
-            ]
-            if joker:
-                n = len(FORWARD_CARDS)
-                forwards += [
-                    (STEPS[FORWARD_CARDS[i]], self.forwards[n + i]) for i in self.joker_forward
-                ]
-            # Each pair of rows is (the card's, a Joker's): sliced to those the hand holds.
-            entry = self.hands[key] = (
-                tuple(self.starts[k] for k in kinds if self.starts[k] >= 0),
-                tuple(forwards),
-                self.backs[1 - (hand[BACK4] > 0) : 1 + joker],
-                self.sevens[1 - (hand[C7] > 0) : 1 + joker],
-                self.swaps[1 - (hand[SWAP] > 0) : 1 + joker],
-                [self.discard[k] for k in kinds],
-                [self.give[k] for k in kinds],
-            )
-        return entry
-
-    def kinds(self, mask: int) -> tuple[tuple[int, ...], list[TacTikAction]]:
-        """The kinds of the bitmask ``mask``, in card order, and their deal actions."""
-        entry = self.legal.get(mask)
-        if entry is None:
-            kinds = tuple(k for k in range(NUM_CARDS) if mask >> k & 1)
-            entry = self.legal[mask] = (kinds, [self.deal[k] for k in kinds])
-        return entry
-
-    def row(self, size: int) -> list[tuple[TacTikAction, float]]:
-        """The outcome pairs of a talon of ``size`` cards (see ``pairs``)."""
-        row = self.pairs.get(size)
-        if row is None:
-            row = self.pairs[size] = [
-                (self.deal[k], count / size) for k in range(NUM_CARDS) for count in range(8)
-            ]
-        return row
-
-
-#: The most hands a table keeps (see ``_Deals.hands``).
-_HANDS_MAX = 1 << 16
-
-
-def _mask(counts: list[int]) -> int:
-    """The kinds of a count per kind, as a bitmask (bit k: kind k)."""
-    mask = 0
-    for k in range(NUM_CARDS):
-        if counts[k]:
-            mask |= 1 << k
-    return mask
-
-
-#: The deal tables of each action table, by the id of its actions' tuple (checked on use).
-_DEALS: dict[int, _Deals] = {}
-
-#: Per number of colours and ``seven_captures_passed``: the memo of ``_seven_offsets``, by
-#: ``(colour, pieux, steps left, *the colour's pawns' squares, sorted)``; emptied when it holds
-#: ``_SEVENS_MAX`` keys (some 270 bytes each: 18 MB at most; tuples of ints, which the
-#: garbage collector stops tracking).
-_SEVENS: dict[tuple[int, bool], dict[tuple[int, ...], tuple[int, ...]]] = {}
-_SEVENS_MAX: Final = 1 << 16
-
-
-def _deals(actions: tuple[TacTikAction, ...], rules: TacTikRules) -> _Deals:
-    """The deal tables of ``actions``, the action table of ``rules`` (which fixes the layout,
-    and the Joker's forward cards through ``with_13``)."""
-    entry = _DEALS.get(id(actions))
-    if entry is None or entry.actions is not actions or entry.joker_forward != rules.joker_forward:
-        entry = _DEALS[id(actions)] = _Deals(
-            actions, layout(rules.colours), rules.colours, rules.joker_forward
-        )
-    return entry
+    #: Where the (first) pawn came from: a square, or a reserve for a start.
+    source: int
+    #: Where it went: a square (the second pawn's, for a swap).
+    target: int
+    #: Whether the two pawns changed places (a swap) rather than one moving.
+    swap: bool
 
 
 # ----------------------------------------------------------------------------- the state
+
+#: The position's fields: the board list ``_b`` (its layout: :class:`~tikigames.tactik.movegen.
+#: Tables`), the hands (a count per kind) and their sizes, the talon, the pile, the hands shown,
+#: the phase, whose turn, the deal and its exchange, a seven under way, the turns, the winners;
+#: and ``_t``, the tables every state of the game shares.
+_FIELDS: Final = (
+    "_t",
+    "_b",
+    "_hands",
+    "_sizes",
+    "_talon",
+    "_talon_size",
+    "_talon_kinds",
+    "_pile",
+    "_revealed",
+    "_phase",
+    "_player",
+    "_dealer",
+    "_dealt",
+    "_gives",
+    "_received",
+    "_seven",
+    "_seven_colour",
+    "_turns",
+    "_winners",
+)
 
 
 class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
@@ -258,50 +134,23 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     >>> state.apply_action(state.parse_action("1:start@0"))
     >>> state.pawns(0), state.pieux(), state.reserve(0), state.received(0), state.pile()
     (['t0!'], (0,), 3, '6', ['1'])
-
-    The board ``_b`` is one list: ``[0, L)`` the track (the colour on each square, −1 empty);
-    ``HOMES + c`` colour c's home bitmask; ``RES + c`` its reserve; ``PIEU`` the bitmask of
-    colours with a pieu; ``POS + 4c + i`` the square of colour c's i-th pawn (−1 in reserve; the
-    order of a colour's pawns is arbitrary and not part of the position).
     """
 
-    __slots__ = (
-        "_b",
-        "_back_bars",
-        "_entries",
-        "_rows",
-        "_dealer",
-        "_deals",
-        "_dealt",
-        "_gives",
-        "_hands",
-        "_lay",
-        "_phase",
-        "_pile",
-        "_player",
-        "_received",
-        "_revealed",
-        "_rules",
-        "_seven",
-        "_seven_colour",
-        "_sevens",
-        "_sizes",
-        "_talon",
-        "_talon_kinds",
-        "_talon_size",
-        "_turns",
-        "_winners",
+    __slots__ = _FIELDS
+    position_fields = _FIELDS
+    #: The shared tables; what follows from the hands and the talon (the sizes, the talon's
+    #: size and kinds, the pile: the deck less the talon and the hands); the hands shown by
+    #: ``discard all`` (a record of the history, not of the position: ``==`` compares
+    #: positions).
+    derived_fields = frozenset(
+        {"_t", "_sizes", "_talon_size", "_talon_kinds", "_pile", "_revealed"}
     )
 
     def _init_position(self) -> None:
         game = self.game
-        rules: TacTikRules = game.rules
-        self._rules = rules
-        self._lay = layout(rules.colours)
-        colours, track = rules.colours, rules.track
-        self._b: list[int] = (
-            [-1] * track + [0] * colours + [PAWNS] * colours + [0] + [-1] * (PAWNS * colours)
-        )
+        rules = game.rules
+        self._t: Tables = tables_of(rules, game.action_table.actions)
+        self._b: list[int] = self._t.initial_board()
         n = rules.players
         self._hands: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
         self._sizes: list[int] = [0] * n
@@ -309,11 +158,6 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         self._talon_size = rules.deck_size
         #: The kinds left in the talon, as a bitmask (bit k: kind k), kept with the talon.
         self._talon_kinds = rules.deck_kinds
-        self._deals = _deals(self._actions, rules)
-        self._rows = forward_rows(colours)
-        self._sevens = _SEVENS.setdefault((colours, rules.passed), {})
-        self._entries = forward_entries(colours)
-        self._back_bars = back_bars(colours)
         #: Cards played or discarded since the talon was last made up, per kind.
         self._pile: list[int] = [0] * NUM_CARDS
         #: The hands shown by each ``discard all``, in order.
@@ -343,7 +187,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         return self._player == CHANCE
 
     def returns(self) -> list[float]:
-        n = self._rules.players
+        n = self._t.players
         if self._phase != OVER or not self._winners:
             return [0.0] * n
         return [1.0 if p in self._winners else -1.0 for p in range(n)]
@@ -356,11 +200,12 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         Cards in hand are not counted. A heuristic for search bots, not a rule."""
         if self._phase == OVER:
             return self.returns()
-        rules = self._rules
+        t = self._t
+        rules = t.rules
         b = self._b
-        track = rules.track
+        track = t.track
         lap = float(track + PAWNS)
-        first = rules.pos
+        first = t.pos
         progress = []
         for colour in range(rules.colours):
             start = colour << 4
@@ -383,7 +228,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
     def chance_outcomes(self) -> list[tuple[TacTikAction, float]]:
         if self._phase != DEALING:
             return []
-        deals = self._deals
+        deals = self._t.deals
         # The memos read directly, their methods only on a miss: two calls fewer per deal.
         size, mask = self._talon_size, self._talon_kinds
         row = deals.pairs.get(size) or deals.row(size)
@@ -395,7 +240,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         """A card drawn with probability proportional to its copies left in the talon: the
         ``⌊u · size⌋``-th card of the talon in card order, for ``u = rng.random()`` — the kind
         whose running count first exceeds ``u · size``, as :meth:`chance_outcomes` weighs."""
-        deals = self._deals
+        deals = self._t.deals
         kinds = deals.kinds(self._talon_kinds)[0]
         talon = self._talon
         left = int(rng.random() * self._talon_size)
@@ -407,7 +252,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
 
     def _viewer(self, action: TacTikAction) -> int | None:
         if action.kind == DEAL:
-            return (self._dealer + 1 + self._dealt) % self._rules.players
+            return (self._dealer + 1 + self._dealt) % self._t.players
         if action.kind == GIVE:
             return self._player
         return None
@@ -421,17 +266,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             return ()
         if self._seven:
             return (self._seven_colour,)
-        return self._acting(self._player)
-
-    def _acting(self, player: int) -> tuple[int, ...]:
-        rules = self._rules
-        homes = self._rules.homes
-        b = self._b
-        if rules.team:
-            if b[homes + player] == HOME_FULL:
-                return (rules.partner[player],)
-            return (player,)
-        return tuple(c for c in rules.own_colours[player] if b[homes + c] != HOME_FULL)
+        return acting_colours(self._t, self._b, self._player)
 
     def hand(self, player: int) -> list[str]:
         """``player``'s cards, in card order (an omniscient accessor: observations show only the
@@ -440,7 +275,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         return _names(self._hands[player])
 
     def _check_colour(self, colour: object) -> int:
-        colours = self._rules.colours
+        colours = self._t.colours
         if type(colour) is not int or not 0 <= colour < colours:
             raise ValueError(f"colour must be an int in 0..{colours - 1}, not {colour!r}")
         return colour
@@ -449,16 +284,16 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         """The squares of ``colour``'s pawns on the board (track then home), sorted; a pieu is
         marked with ``!`` (``t16!``)."""
         self._check_colour(colour)
-        rules = self._rules
-        names = geometry(rules.colours).names
-        pos = self._rules.pos
+        t = self._t
+        names = geometry(t.colours).names
+        pos = t.pos
         squares = sorted(x for x in self._b[pos + PAWNS * colour : pos + PAWNS * (colour + 1)])
-        pieu = self._b[self._rules.pieu] >> colour & 1
+        pieu = self._b[t.pieu] >> colour & 1
         return [names[x] + ("!" if pieu and x == colour << 4 else "") for x in squares if x >= 0]
 
     def reserve(self, colour: int) -> int:
         """How many of ``colour``'s pawns are in its reserve."""
-        return self._b[self._rules.res + self._check_colour(colour)]
+        return self._b[self._t.res + self._check_colour(colour)]
 
     def turns(self) -> int:
         """Turns played so far (a whole seven counts once; deals and exchanges do not)."""
@@ -482,18 +317,18 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
 
     def track(self) -> tuple[int, ...]:
         """The colour of the pawn on each track square, −1 when empty."""
-        return tuple(self._b[: self._rules.track])
+        return tuple(self._b[: self._t.track])
 
     def pieux(self) -> tuple[int, ...]:
         """The colours whose pieu stands on their start square, in colour order."""
-        pieux = self._b[self._rules.pieu]
-        return tuple(c for c in range(self._rules.colours) if pieux >> c & 1)
+        pieux = self._b[self._t.pieu]
+        return tuple(c for c in range(self._t.colours) if pieux >> c & 1)
 
     def homes(self) -> tuple[tuple[int, ...], ...]:
         """Per colour, its four home squares: 1 occupied, 0 empty."""
-        b, homes = self._b, self._rules.homes
+        b, homes = self._b, self._t.homes
         return tuple(
-            tuple(b[homes + c] >> k & 1 for k in range(PAWNS)) for c in range(self._rules.colours)
+            tuple(b[homes + c] >> k & 1 for k in range(PAWNS)) for c in range(self._t.colours)
         )
 
     def hand_sizes(self) -> tuple[int, ...]:
@@ -537,6 +372,72 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         """The colour the seven being played moves, or ``None``."""
         return self._seven_colour if self._seven else None
 
+    def result_text(self) -> str | None:
+        """The result in Tac-Tik's words once the game is over (:func:`result_words`: ``players
+        0 and 2 won``, ``a draw`` at the turn limit), ``None`` before."""
+        if self._phase != OVER:
+            return None
+        return result_words(self._winners)
+
+    def last_move(self) -> PawnMove | None:
+        """The squares the last action joined, as the engine applied it: a start from its
+        colour's reserve to the start square, a swap's two squares, a pawn's move from its
+        square to where it landed (a home square when it went in); ``None`` when the last
+        action moved no pawn (a deal, a give, a discard) or there is none. Public: what every
+        player saw.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tactik").new_initial_state()
+        >>> for text in ["deal 1", "deal 3", "deal 6", "deal 9"] * 4:
+        ...     state.apply_action(state.parse_action(text))
+        >>> for text in ["give 1", "give 3", "give 6", "give 9"]:
+        ...     state.apply_action(state.parse_action(text))
+        >>> state.last_move() is None
+        True
+        >>> state.apply_action(state.parse_action("1:start@0"))
+        >>> state.last_move()
+        PawnMove(source=-1, target=0, swap=False)
+        """
+        number = self.move_number()
+        if not number:
+            return None
+        record = self._undo_record(number - 1)
+        if record is None or not record[8]:  # a deal, a give, or a play that moved no pawn
+            return None
+        log: list[int] = record[8]
+        action: TacTikAction = record[11]
+        kind = action.kind
+        if kind == START:
+            return PawnMove(-1 - action.square, action.square << 4, False)
+        if kind == SWAP_PAWNS:
+            return PawnMove(action.square, action.other, True)
+        # A pawn's move ends with its slot's entry (its old square): the slot holds the new one.
+        return PawnMove(action.square, self._b[log[-2]], False)
+
+    def last_captures(self) -> tuple[int, ...]:
+        """The squares whose pawns the last action captured (sent back to their reserves), in
+        the order it captured them; ``()`` when it captured none. Public, like the move.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tactik").new_initial_state()
+        >>> state.last_captures()
+        ()
+        """
+        number = self.move_number()
+        if not number:
+            return ()
+        record = self._undo_record(number - 1)
+        if record is None:
+            return ()
+        # In the log, a capture is its pawn's slot (old value: its square) followed by its
+        # reserve; a start's own reserve follows the pieux' entry instead.
+        log: list[int] = record[8]
+        t = self._t
+        res, pieu, pos = t.res, t.pieu, t.pos
+        return tuple(
+            log[i - 1] for i in range(2, len(log), 2) if res <= log[i] < pieu and log[i - 2] >= pos
+        )
+
     def _refusal(self, action: TacTikAction) -> str:
         """The rule that forbids ``action`` (see :mod:`tikigames.tactik.refusals`)."""
         return refusal(self, action)
@@ -563,15 +464,16 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         >>> state.hand(0), state.hand(1), state.talon()[:4], state.seen_history(0)[:2]
         (['1', '7', '7', '7'], ['2', '7', '7', '7'], (3, 3, 3, 3), ('deal 1', 'deal ?'))
         """
-        rules = self._rules
-        n = rules.players
+        t = self._t
+        n = t.players
         # What each player saw is derived from the history (and the seat that saw each hidden
         # action, the same whatever the card): rewriting the history rewrites the views.
-        history = self._history
-        deal = self._deals.deal
-        give = self._actions[self._lay.give : self._lay.give + NUM_CARDS]
+        history = self.history()
+        deals = t.deals
+        deal, give = deals.deal, deals.give
         talon, hands = self._talon, self._hands
         first = self._dealer + 1
+        rewritten: list[tuple[int, TacTikAction]] = []
         for i in range(len(cards)):
             card = cards[i]
             old = history[start + i]
@@ -582,10 +484,10 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                 hand[card] += 1
                 talon[old.card] += 1
                 talon[card] -= 1
-                new = deal[card]
-                history[start + i] = new
+                rewritten.append((start + i, deal[card]))
         resolved = len(gives) == n
         at = start + len(cards)
+        partner = t.partner
         for i in range(len(gives)):
             card = gives[i]
             old = history[at + i]
@@ -593,230 +495,52 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                 giver = (first + i) % n
                 self._gives[giver] = card
                 if resolved:
-                    mate = rules.partner[giver]
+                    mate = partner[giver]
                     hands[giver][old.card] += 1
                     hands[giver][card] -= 1
                     hands[mate][old.card] -= 1
                     hands[mate][card] += 1
                     self._received[mate] = card
-                new = give[card]
-                history[at + i] = new
-        self._talon_kinds = _mask(talon)
-        # The legal lists cached for the positions inside the deal depend on its cards.
-        stack = self._legal_stack
-        for i in range(start + 1, len(stack)):
-            stack[i] = None
-        self._legal = None
-        self._hash = None
-        self._history_rewritten()
+                rewritten.append((at + i, give[card]))
+        self._talon_kinds = kinds_mask(talon)
+        # The core forgets what depended on the old cards (the legal lists inside the deal).
+        self._rewrite_past(rewritten)
 
     # ----------------------------------------------------------------- legal actions
 
     def _generate_legal(self) -> list[TacTikAction]:
         phase = self._phase
         if phase == PLAY:
-            return self._play_legal()
+            player = self._player
+            return play_legal(
+                self._t, self._b, self._hands[player], player, self._seven, self._seven_colour
+            )
         if phase == DEALING:
             # Shared, never mutated: the base class copies the legal list it hands out.
-            deals, mask = self._deals, self._talon_kinds
+            deals, mask = self._t.deals, self._talon_kinds
             return (deals.legal.get(mask) or deals.kinds(mask))[1]
         if phase == EXCHANGE:  # the gives of the hand's plan: shared, as above
-            deals, hand = self._deals, self._hands[self._player]
-            return (deals.hands.get(tuple(hand)) or deals.hand(hand))[6]
+            deals, hand = self._t.deals, self._hands[self._player]
+            return (deals.hands.get(tuple(hand)) or deals.hand(hand)).gives
         return []
-
-    def _play_legal(self) -> list[TacTikAction]:
-        """The legal actions of the player to move, built in id order — starts, forward moves
-        (the cards in hand, then a Joker's), ``-4``, sevens, swaps, discards, each run in square
-        order — so that nothing is sorted but the pawns.
-
-        What the hand can play is looked up once per hand (``_Deals.hand``: the cards' action
-        runs, in id order), and whether a pawn can move is one look-up in the path rule's
-        tables (:func:`~tikigames.tactik.paths.forward_bars`) against its colour's occupancy
-        word."""
-        rules = self._rules
-        b = self._b
-        if self._seven:
-            further = self._deals.sevens[0]  # a seven's further sub-moves: plain sevens
-            return [
-                further[offset] for offset in self._seven_offsets(self._seven_colour, self._seven)
-            ]
-        player = self._player
-        hand = self._hands[player]
-        colours: tuple[int, ...]
-        if rules.team:
-            colours = (
-                (rules.partner[player],) if b[rules.homes + player] == HOME_FULL else (player,)
-            )
-        else:
-            colours = self._acting(player)
-        pieux = b[rules.pieu]
-        legal: list[TacTikAction] = []
-        deals = self._deals  # its memo read directly, its method only on a miss
-        starts, forwards, backs, sevens, swaps, discards, _ = deals.hands.get(
-            tuple(hand)
-        ) or deals.hand(hand)
-        res = rules.res
-        if starts:
-            starters = [c for c in colours if b[res + c] and not pieux >> c & 1]
-            if starters:
-                actions = self._actions
-                for base in starts:
-                    for c in starters:
-                        legal.append(actions[base + c])
-        pos, homes = rules.pos, rules.homes
-        back_bars = self._back_bars
-        if len(colours) == 1:
-            # The pawns of the one acting colour, in square order, against its occupancy.
-            c = colours[0]
-            occ = pieux | b[homes + c] << HOME_SHIFT | NEVER
-            rows = self._rows[c]
-            first = pos + PAWNS * c
-            xs = b[first : first + PAWNS]
-            xs.sort()
-            if b[res + c]:  # the pawns in reserve, at −1, come first
-                del xs[: b[res + c]]
-            for steps, moves in forwards:
-                row = rows[steps]
-                for x in xs:
-                    if not occ & row[x]:
-                        legal.append(moves[x])
-            if backs:
-                unbarred = [x for x in xs if not occ & back_bars[x]]
-                for moves in backs:
-                    legal += [moves[x] for x in unbarred]
-        else:
-            # Several colours (the 2-player variant): their pawns merged in square order, each
-            # with its colour's occupancy and bars.
-            movers: list[tuple[int, int, tuple[tuple[int, ...], ...]]] = []
-            for c in colours:
-                occ = pieux | b[homes + c] << HOME_SHIFT | NEVER
-                rows = self._rows[c]
-                first = pos + PAWNS * c
-                for x in b[first : first + PAWNS]:
-                    if x >= 0:
-                        movers.append((x, occ, rows))
-            movers.sort()
-            for steps, moves in forwards:
-                for x, occ, rows in movers:
-                    if not occ & rows[steps][x]:
-                        legal.append(moves[x])
-            if backs:
-                unbarred = [x for x, occ, _ in movers if not occ & back_bars[x]]
-                for moves in backs:
-                    legal += [moves[x] for x in unbarred]
-        if sevens:
-            offsets: Sequence[int]
-            if len(colours) == 1:
-                offsets = self._seven_offsets(colours[0], 7)
-            else:
-                offsets = sorted([offset for c in colours for offset in self._seven_offsets(c, 7)])
-            for moves in sevens:
-                legal += [moves[offset] for offset in offsets]
-        if swaps:
-            pairs = self._swap_pairs(colours)
-            for moves in swaps:
-                legal += [moves[pair] for pair in pairs]
-        if rules.discard_any:
-            legal += discards
-        elif not legal:
-            legal.append(self._actions[self._lay.discard_all])
-        return legal
-
-    def _seven_offsets(self, c: int, r: int) -> tuple[int, ...]:
-        """The legal sub-moves of colour ``c`` with ``r`` steps left, as offsets into the
-        seven actions (``7·square + steps − 1``), in order.
-
-        Memoised (``_SEVENS``) by all they depend on: the colour, the pieux, the steps left and
-        the colour's pawns' squares (−1 in reserve). Each costs a search of the rest of the
-        steps (:func:`~tikigames.tactik.paths.seven_offsets`, 2.7 µs on average in random
-        games), and a colour's pawns keep their squares over the turns its player discards or
-        a partner plays: after the first few hundred games, about two lookups in three find the
-        offsets known."""
-        rules = self._rules
-        b = self._b
-        first = rules.pos + PAWNS * c
-        pieux = b[rules.pieu]
-        squares = b[first : first + PAWNS]
-        squares.sort()
-        key = (c, pieux, r, *squares)
-        memo = self._sevens
-        found = memo.get(key)
-        if found is None:
-            pawns = tuple([x for x in squares if x >= 0])
-            if len(memo) >= _SEVENS_MAX:
-                memo.clear()
-            found = memo[key] = tuple(
-                seven_offsets(rules.track, rules.colours, c, pawns, pieux, r, rules.passed)
-            )
-        return found
-
-    def _swap_pairs(self, colours: tuple[int, ...]) -> list[int]:
-        """Ordered-pair indices of the legal swaps, sorted, each written as the rules say: the
-        acting colour's pawn first, the lower square first when both are the player's."""
-        b = self._b
-        rules = self._rules
-        track = rules.track
-        pair_base = track - 1
-        pieux = b[rules.pieu]
-        pos = rules.pos
-        ordinary = [
-            x
-            for x in b[pos : pos + PAWNS * rules.colours]
-            if 0 <= x < track and (x & 15 or not pieux >> (x >> 4) & 1)
-        ]
-        ordinary.sort()
-        if len(colours) == 1:
-            # One colour: pairs come out in order, (own, other) with other ascending for each
-            # own pawn ascending; a pair of own pawns once, from its lower square.
-            c = colours[0]
-            mine = [x for x in ordinary if b[x] == c]
-            others = ordinary
-            if pieux >> c & 1:
-                mine.append(c << 4)
-                mine.sort()
-                others = [*ordinary, c << 4]
-                others.sort()
-            ordered: list[int] = []
-            for a in mine:
-                row = a * pair_base
-                for other in others:
-                    if other <= a and b[other] == c:
-                        continue
-                    ordered.append(row + (other if other < a else other - 1))
-            return ordered
-        pairs: set[int] = set()
-        for c in colours:
-            mine = [x for x in ordinary if b[x] == c]
-            others = ordinary
-            if pieux >> c & 1:
-                mine.append(c << 4)
-                others = [*ordinary, c << 4]
-            for a in mine:
-                for other in others:
-                    if other == a:
-                        continue
-                    if b[other] in colours:
-                        first, second = (a, other) if a < other else (other, a)
-                    else:
-                        first, second = a, other
-                    pairs.add(first * pair_base + (second if second < first else second - 1))
-        return sorted(pairs)
 
     # ----------------------------------------------------------------- apply
 
-    def _do(self, action: TacTikAction) -> None:
+    def _do(self, action: TacTikAction) -> tuple[Any, ...] | None:
+        """Apply ``action``; its undo record is ``None`` for a deal or a give (undone from
+        the position alone), a play's flat tuple otherwise (see :meth:`_do_play`)."""
         kind = action.kind
         if kind == DEAL:
             self._do_deal(action.card)
-        elif kind == GIVE:
+            return None
+        if kind == GIVE:
             self._do_give(action.card)
-        else:
-            self._do_play(action)
+            return None
+        return self._do_play(action)
 
     def _do_deal(self, card: int) -> None:
-        rules = self._rules
-        served = (self._dealer + 1 + self._dealt) % rules.players
+        t = self._t
+        served = (self._dealer + 1 + self._dealt) % t.players
         talon = self._talon
         left = talon[card] - 1
         talon[card] = left
@@ -826,14 +550,13 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         self._hands[served][card] += 1
         self._sizes[served] += 1
         self._dealt += 1
-        if self._dealt == rules.deal_size:
-            self._phase = EXCHANGE if rules.team else PLAY
-            self._player = (self._dealer + 1) % rules.players
-        self._undo.append(None)
+        if self._dealt == t.deal_size:
+            self._phase = EXCHANGE if t.team else PLAY
+            self._player = (self._dealer + 1) % t.players
 
     def _do_give(self, card: int) -> None:
-        rules = self._rules
-        n = rules.players
+        t = self._t
+        n = t.players
         player = self._player
         self._gives[player] = card
         if player == self._dealer:  # the last to choose: the cards change hands
@@ -841,16 +564,19 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             for p in range(n):
                 hands[p][gives[p]] -= 1
             for p in range(n):
-                card = gives[rules.partner[p]]
+                card = gives[t.partner[p]]
                 hands[p][card] += 1
                 received[p] = card
             self._phase = PLAY
             self._player = (self._dealer + 1) % n
         else:
             self._player = (player + 1) % n
-        self._undo.append(None)
 
-    def _do_play(self, action: TacTikAction) -> None:
+    def _do_play(self, action: TacTikAction) -> tuple[Any, ...]:
+        """A card played (or a seven's further sub-move); returns its undo record, one flat
+        tuple: the scalars before it, the player, the board's log (each overwritten entry's
+        index and old value), the card or cards used, what the end of a deal replaced, and the
+        action (for :meth:`last_move`)."""
         kind = action.kind
         player = self._player
         # What undo restores, read before the play changes it; the record is one flat tuple
@@ -890,18 +616,20 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
                     self._seven_colour = -1
         # A seven with steps left goes on in the same turn; anything else ends it.
         extra = None if self._seven else self._end_turn(player)
-        self._undo.append(
-            (phase, player, dealer, dealt, seven, seven_colour, turns, winners, log, used, extra)
-        )
+        return (
+            phase, player, dealer, dealt, seven, seven_colour, turns, winners, log, used, extra,
+            action,
+        )  # fmt: skip
 
     def _end_turn(self, player: int) -> tuple[Any, ...] | None:
         """The turn is over: a win, the turn limit, the next player, or the next deal (whose
         talon is made up anew when it cannot serve a full deal). Returns what undo needs
         beyond the scalars (the talon, pile and exchange of a finished deal)."""
-        rules = self._rules
+        t = self._t
+        rules = t.rules
         self._turns += 1
         b = self._b
-        homes = self._rules.homes
+        homes = t.homes
         for c in rules.team_colours[player]:
             if b[homes + c] != HOME_FULL:
                 break
@@ -946,12 +674,13 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         """The ordinary pawn on track square ``x`` goes back to its reserve (the square itself
         is left for the caller to overwrite)."""
         b = self._b
+        t = self._t
         colour = b[x]
-        pos = self._rules.pos + PAWNS * colour
+        pos = t.pos + PAWNS * colour
         slot = b.index(x, pos, pos + PAWNS)
         log += (slot, x)
         b[slot] = -1
-        res = self._rules.res + colour
+        res = t.res + colour
         log += (res, b[res])
         b[res] += 1
 
@@ -959,18 +688,18 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         """Apply a resolution's effect on the board, logging every overwritten entry; returns
         the colour of the (first) pawn moved."""
         b = self._b
-        rules = self._rules
-        track = rules.track
+        t = self._t
+        track = t.track
         kind = action.kind
-        pieu = self._rules.pieu
+        pieu = t.pieu
         if kind == START:
             c = action.square
             start = c << 4
             if b[start] >= 0:
                 self._capture(start, log)
-            pos = self._rules.pos + PAWNS * c
+            pos = t.pos + PAWNS * c
             slot = b.index(-1, pos, pos + PAWNS)
-            res = self._rules.res + c
+            res = t.res + c
             log += (start, b[start], pieu, b[pieu], res, b[res], slot, -1)
             b[start] = c
             b[pieu] |= 1 << c
@@ -980,7 +709,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         if kind == SWAP_PAWNS:
             x, y = action.square, action.other
             cx, cy = b[x], b[y]
-            pos = self._rules.pos
+            pos = t.pos
             sx = b.index(x, pos + PAWNS * cx, pos + PAWNS * (cx + 1))
             sy = b.index(y, pos + PAWNS * cy, pos + PAWNS * (cy + 1))
             log += (x, cx, y, cy, sx, x, sy, y, pieu, b[pieu])
@@ -1000,16 +729,12 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         else:
             # forward_dest, for a move known to be possible: into the home if it may enter
             # (its squares up to j empty, and not a pieu leaving its own start square).
-            j = self._entries[c][(x << 4) + n]
-            if (
-                j
-                and not b[rules.homes + c] & ((1 << j) - 1)
-                and not (x == c << 4 and b[pieu] >> c & 1)
-            ):
+            j = t.entries[c][(x << 4) + n]
+            if j and not b[t.homes + c] & ((1 << j) - 1) and not (x == c << 4 and b[pieu] >> c & 1):
                 y = track + PAWNS * c + j - 1
             else:
                 y = (x + n) % track
-        pos = self._rules.pos + PAWNS * c
+        pos = t.pos + PAWNS * c
         slot = b.index(x, pos, pos + PAWNS)
         log += (pieu, b[pieu])
         if x < track:
@@ -1018,10 +743,10 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             if x == c << 4:
                 b[pieu] &= ~(1 << c)
         else:
-            home = self._rules.homes + c
+            home = t.homes + c
             log += (home, b[home])
             b[home] &= ~(1 << (x - track - PAWNS * c))
-        if kind == SEVEN and rules.passed:
+        if kind == SEVEN and t.passed:
             for square in entered(track, x, y, n, c):
                 if b[square] >= 0:
                     self._capture(square, log)
@@ -1033,7 +758,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             log += (y, b[y])
             b[y] = c
         else:
-            home = self._rules.homes + c
+            home = t.homes + c
             log += (home, b[home])
             b[home] |= 1 << (y - track - PAWNS * c)
         log += (slot, x)
@@ -1042,13 +767,12 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
 
     # ----------------------------------------------------------------- undo
 
-    def _undo_last(self, action: TacTikAction) -> None:
-        record = self._undo.pop()
+    def _undo_last(self, action: TacTikAction, record: Any) -> None:
         kind = action.kind
-        rules = self._rules
+        n = self._t.players
         if kind == DEAL:
             self._dealt -= 1
-            served = (self._dealer + 1 + self._dealt) % rules.players
+            served = (self._dealer + 1 + self._dealt) % n
             card = action.card
             talon = self._talon
             if not talon[card]:
@@ -1063,20 +787,20 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         if kind == GIVE:
             if self._phase == PLAY:  # the exchange had resolved
                 hands, gives, received = self._hands, self._gives, self._received
-                for p in range(rules.players):
+                for p in range(n):
                     hands[p][received[p]] -= 1
                     received[p] = -1
-                for p in range(rules.players):
+                for p in range(n):
                     hands[p][gives[p]] += 1
                 self._phase = EXCHANGE
                 self._player = self._dealer
             else:
-                self._player = (self._player - 1) % rules.players
+                self._player = (self._player - 1) % n
             self._gives[self._player] = -1
             return
         (
             self._phase, player, self._dealer, self._dealt, self._seven, self._seven_colour,
-            self._turns, self._winners, log, used, extra,
+            self._turns, self._winners, log, used, extra, _,
         ) = record  # fmt: skip
         if extra is not None:
             gives, received, made_up = extra
@@ -1106,23 +830,17 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         """:meth:`State.clone <tikigames.State.clone>`, with the class named so that compiled,
         ``__init__`` runs once (see the base class)."""
         if type(self) is not TacTikState:  # a subclass: its own class, at the cost of the slot
-            return type(self)(self._game, self)
-        return cast(Self, TacTikState(self._game, self))
+            return type(self)(self.game, self)
+        return cast(Self, TacTikState(self.game, self))
 
     def _copy_into(self, new: TacTikState) -> None:
-        new._rules = self._rules
-        new._lay = self._lay
+        new._t = self._t
         new._b = self._b.copy()
         new._hands = [hand.copy() for hand in self._hands]
         new._sizes = self._sizes.copy()
         new._talon = self._talon.copy()
         new._talon_size = self._talon_size
         new._talon_kinds = self._talon_kinds
-        new._deals = self._deals
-        new._rows = self._rows
-        new._sevens = self._sevens
-        new._entries = self._entries
-        new._back_bars = self._back_bars
         new._pile = self._pile.copy()
         new._revealed = self._revealed.copy()
         new._phase = self._phase
@@ -1137,10 +855,11 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         new._winners = self._winners
 
     def _position_key(self) -> tuple[Any, ...]:
-        turns = self._turns if self._rules.max_turns is not None else -1
+        t = self._t
+        turns = self._turns if t.rules.max_turns is not None else -1
         return (
             self._phase, self._player, self._dealer, self._dealt, self._seven,
-            self._seven_colour, turns, self._winners, tuple(self._b[: self._rules.pos]),
+            self._seven_colour, turns, self._winners, tuple(self._b[: t.pos]),
             tuple(map(tuple, self._hands)), tuple(self._talon), tuple(self._gives),
             tuple(self._received),
         )  # fmt: skip

@@ -21,7 +21,7 @@ from functools import cache, lru_cache
 from tikigames.core.svg import PALETTE, PictureOptions, Svg
 from tikigames.tactik.data import COLOUR_LETTERS, COLOUR_NAMES, TacTikRules, geometry
 from tikigames.tactik.observation import TacTikObservation
-from tikigames.tactik.state import TacTikState
+from tikigames.tactik.state import PawnMove, TacTikState
 
 __all__ = ["svg_observation", "svg_state"]
 
@@ -94,8 +94,7 @@ def _fragment(draw: Callable[[Svg], None]) -> str:
     """The elements ``draw`` makes, as text (drawn once, then reused: pictures stay fast)."""
     picture = Svg(1.0, 1.0)
     draw(picture)
-    text = picture.render(16)
-    return text[text.index("</defs>") + 7 : -len("</svg>")]
+    return picture.fragment()
 
 
 def _pawn(
@@ -189,14 +188,6 @@ def _card_text(
     return _fragment(draw)
 
 
-def _square_of(name: str, colours: int) -> int:
-    """A square's number from its name, −1 when it is not one."""
-    try:
-        return geometry(colours).names.index(name)
-    except ValueError:
-        return -1
-
-
 def _last_card(history: Sequence[str], revealed: Sequence[Sequence[str]]) -> str | None:
     """The card on top of the pile: the card of the last action that played or discarded one."""
     index = len(history) - 1
@@ -223,42 +214,13 @@ def _last_card(history: Sequence[str], revealed: Sequence[Sequence[str]]) -> str
     return card
 
 
-def _move(text: str, obs: TacTikObservation) -> tuple[int, int, bool] | None:
-    """The squares a move's highlight joins, ``(from, to, both ways)``: a square number, or
-    ``-1 - c`` for colour c's reserve; ``None`` when the action moves no pawn."""
-    rules = obs.game.rules
-    track = rules.track
-    if ":" not in text:
+def _move(text: str, obs: TacTikObservation) -> PawnMove | None:
+    """The squares the highlighted action joined, as the engine recorded them
+    (``obs.last_move``): a square number, or ``-1 - c`` for colour c's reserve; ``None`` when
+    the action is not the last one or moved no pawn."""
+    if not obs.history or text != obs.history[-1]:
         return None
-    head, body = text.split(":", 1)
-    card = head[2:] if head.startswith("J=") else head
-    if body.startswith("start@"):
-        colour = int(body[6:])
-        return (-1 - colour, 16 * colour, False)
-    if card == "P":
-        a, _, b = body.partition("~")
-        return (_square_of(a, rules.colours), _square_of(b, rules.colours), True)
-    if card == "7":
-        body, _, count = body.partition("+")
-        steps = int(count)
-    else:
-        steps = 4 if card == "-4" else int(card)
-    x = _square_of(body, rules.colours)
-    if x < 0:
-        return None
-    if card == "-4":
-        return (x, (x - 4) % track, False)
-    if x >= track:
-        return (x, x + steps, False)
-    y = (x + steps) % track
-    c = ((x + 15) // 16) % rules.colours  # the next start square's colour (or this one's)
-    d = (16 * c - x) % track
-    if d < steps <= d + 4:
-        j = steps - d
-        home = obs.homes[c]
-        if home[j - 1] and not any(home[: j - 1]) and obs.track[y] != c:
-            return (x, track + 4 * c + j - 1, False)
-    return (x, y, False)
+    return obs.last_move
 
 
 def _status(obs: TacTikObservation) -> str:

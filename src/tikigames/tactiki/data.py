@@ -76,6 +76,15 @@ def outcome(attacker: int, defender: int) -> int:
 OUTCOME: Final = tuple(tuple(outcome(a, d) if a and d else 0 for d in range(6)) for a in range(6))
 
 
+def seat_words(seat: int) -> str:
+    """A seat as the text rendering and the result in words name it.
+
+    >>> seat_words(1)
+    'TAC (player 1)'
+    """
+    return f"{PLAYER_NAMES[seat]} (player {seat})"
+
+
 @dataclass(frozen=True)
 class TacTikiRules:
     """The options of a TacTiki game, typed (``game.rules``; see the game's options)."""

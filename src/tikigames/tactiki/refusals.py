@@ -1,4 +1,4 @@
-"""Why TacTiki refuses an action: the rule of ``shared/rules/tactiki.md`` that forbids it.
+"""Why TacTiki refuses an action: the rule of ``docs/games/tactiki.rst`` that forbids it.
 
 ``state.illegal_reason(action)`` and ``IllegalActionError.reason`` come from here (the state's
 ``_refusal`` hook calls ``refusal`` only for an action that is not legal). The rules are checked

@@ -21,19 +21,16 @@ from tikigames.tactiki.data import (
     SIZE,
     outcome,
     rank_of,
+    seat_words,
 )
+from tikigames.tactiki.state import TacTikiState, result_words
 
 if TYPE_CHECKING:
     from tikigames.tactiki.observation import TacTikiObservation
-    from tikigames.tactiki.state import TacTikiState
 
 __all__ = ["render_observation", "render_state"]
 
 _SETUP_ACTIONS = 2 * PIECES_PER_PLAYER
-
-
-def _who(seat: int) -> str:
-    return f"{PLAYER_NAMES[seat]} (player {seat})"
 
 
 def _token(owner: int, rank: int | None, revealed: bool) -> str:
@@ -55,23 +52,22 @@ def _status(
     actions: int, current: int, turns: int, second: bool, passes: int, winner: int | None
 ) -> str:
     if current == TERMINAL:
-        if winner is not None:
-            result = f"{_who(winner)} wins with a statue"
-        else:
-            result = "a draw (two passes in a row)" if passes >= 2 else "a draw (turn limit)"
-        return f"Game over after {turns} turns: {result}"
+        return f"Game over after {turns} turns: {result_words(winner, passes)}"
     if actions < _SETUP_ACTIONS:
         placed = actions % PIECES_PER_PLAYER
-        return f"Setup: {_who(current)} places piece {placed + 1} of {PIECES_PER_PLAYER}"
+        return f"Setup: {seat_words(current)} places piece {placed + 1} of {PIECES_PER_PLAYER}"
     move = "second move" if second else "move, reincarnate or pass"
-    return f"Turn {turns + 1}: {_who(current)} to play ({move})"
+    return f"Turn {turns + 1}: {seat_words(current)} to play ({move})"
 
 
 def _ranks(ranks: Sequence[int]) -> str:
     return " ".join(map(str, ranks)) if ranks else "none"
 
 
-_LEGEND = f"Columns bottom to top; {PIECE_LETTERS[0]} = {_who(0)}, {PIECE_LETTERS[1]} = {_who(1)}"
+_LEGEND = (
+    f"Columns bottom to top; {PIECE_LETTERS[0]} = {seat_words(0)}, "
+    f"{PIECE_LETTERS[1]} = {seat_words(1)}"
+)
 
 
 def render_state(state: TacTikiState) -> str:
@@ -82,7 +78,7 @@ def render_state(state: TacTikiState) -> str:
     ]
     rows = [
         _status(
-            len(state.history()),
+            state.move_number(),
             state.current_player(),
             state.turns(),
             state.is_second_move(),
@@ -124,7 +120,7 @@ def _pool(ranks: Sequence[int], size: int) -> str:
 def render_observation(obs: TacTikiObservation) -> str:
     """What the observer knows: unknown ranks as ``?``; a pool the observer cannot pin down as
     ``n of`` its candidate ranks."""
-    who = "a spectator" if obs.player is None else _who(obs.player)
+    who = "a spectator" if obs.player is None else seat_words(obs.player)
     columns = [[_token(*piece) for piece in column] for column in obs.board]
     rows = [
         _status(

@@ -26,7 +26,7 @@ resampler does them once, when it is built; each draw only draws the ranks and b
 of its history. The first draw replays that history through the rules engine, trusted
 (``Observation.from_json`` replays the samples of claimed data with checks and compares their
 observation with the claim). The second replays it once more into a
-:class:`~tikigames.tactiki.state.WorldTemplate`, and from then on every world is a copy of the
+:class:`WorldTemplate`, and from then on every world is a copy of the
 template with the drawn ranks: the pieces whose ranks vary never fought, so every world goes
 through the same moves and battles, and the copy is exactly the state the replay gives, undo
 records included. Draws consume ``rng`` exactly as a fresh ``resample`` does, so a seeded
@@ -36,9 +36,11 @@ search plays the same moves either way.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Sequence
 from math import factorial
-from typing import TYPE_CHECKING
+from operator import add
+from typing import TYPE_CHECKING, Any
 
 from tikigames.core.action import ActionTable
 from tikigames.core.errors import ActionError, InvalidStateError
@@ -52,14 +54,21 @@ from tikigames.tactiki.actions import (
     REINCARNATIONS,
     TacTikiAction,
 )
-from tikigames.tactiki.data import COPIES, NUM_SQUARES, ON_START, RANKS, outcome
+from tikigames.tactiki.data import (
+    COPIES,
+    NUM_SQUARES,
+    ON_START,
+    PIECES_PER_PLAYER,
+    RANKS,
+    outcome,
+)
 from tikigames.tactiki.observation import TacTikiObservation
-from tikigames.tactiki.state import TacTikiState, WorldTemplate
+from tikigames.tactiki.state import TAG_SHIFT, TacTikiState
 
 if TYPE_CHECKING:
     from tikigames.tactiki.game import TacTiki
 
-__all__ = ["TacTikiResampler", "uniform_reincarnations", "uniform_setup"]
+__all__ = ["TacTikiResampler", "WorldTemplate", "uniform_reincarnations", "uniform_setup"]
 
 #: A pool event: ``(rank, None)`` a defeated piece of ``rank`` joins the pool; ``(0, piece)`` a
 #: reincarnation takes ``piece`` (whose rank may be known or not) out of it.
@@ -216,7 +225,7 @@ class TacTikiResampler(Resampler["TacTiki", TacTikiObservation, TacTikiState]):
         if template is None and self._drawn and self._exact:
             # The second draw: from now on, worlds are copies of a template (see the module).
             try:
-                template = WorldTemplate(self.game, self._history(ranks), self._varying_at)
+                template = WorldTemplate(self.game, self._history_of(ranks), self._varying_at)
             except ValueError:  # a varying piece fights: data no history gives; replay it
                 self._exact = False
             self._template = template
@@ -225,11 +234,11 @@ class TacTikiResampler(Resampler["TacTiki", TacTikiObservation, TacTikiState]):
             return template.copy([ranks[piece] for piece in self._varying])
         state = self.game.new_initial_state()
         # Trusted replay: Observation.from_json re-checks the samples of claimed data.
-        for action in self._history(ranks):
+        for action in self._history_of(ranks):
             state.apply_unchecked(action)
         return state
 
-    def _history(self, ranks: list[int]) -> list[TacTikiAction]:
+    def _history_of(self, ranks: list[int]) -> list[TacTikiAction]:
         """The history with the pieces of the hidden steps given ``ranks``."""
         created = iter(self._created)
         history = []
@@ -240,6 +249,162 @@ class TacTikiResampler(Resampler["TacTiki", TacTikiObservation, TacTikiState]):
                 step = rows[square][ranks[next(created)] - 1]
             history.append(step)
         return history
+
+
+class WorldTemplate:
+    """One history replayed with its pieces told apart, to copy with other hidden ranks: how the
+    resampler builds its worlds without replaying the history for each.
+
+    The worlds of one observation differ only in the ranks of the pieces put down unseen (by
+    a placement or a reincarnation) that no battle revealed. Such a piece never fought, and a
+    rank matters to the course of a game only in a battle; so every world goes through the
+    same moves, turns, battles and masks, and differs only in those pieces' codes, the pools
+    and setup counts they pass through, and the texts of the actions that put them down. The
+    template replays one world once, each piece tagged with the history index of the action
+    that put it down (:meth:`TacTikiState.tag_pieces`), and notes where the varying pieces
+    appear — the board, the undo records (an attacked column, a pool copied after a
+    varying reincarnation) and the history. :meth:`copy` is then a clone and a few
+    patches (:meth:`TacTikiState.rewrite_hidden_unchecked`), and gives exactly the state a
+    replay of the same history with the new ranks gives, undo records included (a copy undoes
+    to the start).
+
+    >>> import random, tikigames
+    >>> game = tikigames.load("tactiki")
+    >>> state = game.new_initial_state()
+    >>> for text in ["3@a1", "5@a1"]:
+    ...     state.apply_action(state.parse_action(text))
+    >>> template = WorldTemplate(game, state.history(), [0])  # the first piece's rank varies
+    >>> world = template.copy([4])
+    >>> [str(action) for action in world.history()], world.column("a1")
+    (['4@a1', '5@a1'], [(0, 4), (0, 5)])
+
+    Args:
+        game: the game.
+        actions: a history (trusted: each action legal in turn).
+        varying: the history indices of the placements and reincarnations whose ranks vary,
+            in increasing order.
+
+    Raises:
+        ValueError: a piece of ``varying`` fights in ``actions`` (its rank could change the
+            course of the game), or an index of ``varying`` puts no piece down.
+    """
+
+    __slots__ = ("_attacks", "_base", "_columns", "_placements", "_reinc", "_slots",
+                 "_template_ranks")  # fmt: skip
+
+    def __init__(
+        self, game: TacTiki, actions: Sequence[TacTikiAction], varying: Sequence[int]
+    ) -> None:
+        state = game.new_initial_state()
+        state.tag_pieces()
+        for action in actions:
+            state.apply_unchecked(action)
+        #: A varying piece's number in ``varying``, plus one: its tag in the recipes below.
+        number = {index: j + 1 for j, index in enumerate(varying)}
+        history = state.history()
+        #: Per varying piece: its history index, the row of actions by rank, and its maker.
+        self._slots: list[tuple[int, tuple[TacTikiAction, ...], int]] = []
+        self._template_ranks: list[int] = []
+        #: ``(number − 1, 6 × owner, template rank)`` of the varying placements and
+        #: reincarnations; with the reincarnations' history indices.
+        self._placements: list[tuple[int, int, int]] = []
+        self._reinc: list[tuple[int, int, int]] = []
+        reinc_at: list[int] = []
+        for j, index in enumerate(varying):
+            action = history[index]
+            if action.kind == PLACE:
+                rows = PLACEMENTS[action.square]
+                self._placements.append((j, 6 * action.owner, action.rank))
+            elif action.kind == REINCARNATE:
+                rows = REINCARNATIONS[action.square]
+                self._reinc.append((j, 6 * action.owner, action.rank))
+                reinc_at.append(index)
+            else:
+                raise ValueError(f"history[{index}] puts no piece down")
+            self._slots.append((index, rows, action.owner))
+            self._template_ranks.append(action.rank)
+        # A finished setup holds two pieces of each rank in whatever order they were placed:
+        # its counts are every world's, and need no patch.
+        done = [0, 0]
+        for action in history:
+            if action.kind == PLACE:
+                done[action.owner] += 1
+        self._placements = [
+            entry for entry in self._placements if done[entry[1] // 6] < PIECES_PER_PLAYER
+        ]
+
+        def recode(code: int) -> int:
+            return (code & 63) | number.get(code >> TAG_SHIFT, 0) << TAG_SHIFT
+
+        # The attacks' records: untagged for the base, and a recipe for the copies of those
+        # whose column holds a varying piece or whose pools follow a varying reincarnation.
+        # (A plain move's record names no piece: every world's is the replay's.)
+        undo: list[tuple[int, Any]] = []
+        self._attacks: list[Any] = []
+        battles = iter(state.battles())
+        for index in range(len(history)):
+            record = state.undo_record(index)
+            if len(record) != 2 or record[1] is None:
+                continue  # a placement's, reincarnation's, pass's or plain move's
+            meta, (piece, column, pool, candidates) = record
+            _, ranks = next(battles)
+            fighters = [piece, *column[len(column) - len(ranks) + 1 :]]
+            if any(code >> TAG_SHIFT in number for code in fighters):
+                raise ValueError(f"a varying piece fights at history[{index}]")
+            untagged = tuple([c & 63 for c in column])
+            undo.append((index, (meta, (piece & 63, untagged, pool, candidates))))
+            later = bisect_left(reinc_at, index)  # the varying reincarnations before it
+            if later or any(code >> TAG_SHIFT in number for code in column):
+                recipe = (index, meta, piece & 63, tuple(map(recode, column)), pool, later)
+                self._attacks.append((*recipe, candidates))
+        self._columns: list[tuple[int, tuple[int, ...]]] = []
+        board = []
+        for square, column in enumerate(state.board_codes()):
+            board.append((square, [code & 63 for code in column]))
+            if any(code >> TAG_SHIFT in number for code in column):
+                self._columns.append((square, tuple(map(recode, column))))
+        base = state.clone()  # untagged, but for the codes it copied: untag them
+        base.rewrite_hidden_unchecked((), undo, board)
+        self._base = base
+
+    def copy(self, ranks: Sequence[int]) -> TacTikiState:
+        """The state of the template's history with ``ranks[j]`` the rank of the piece put
+        down at ``varying[j]`` (each rank one the rules allow there: the caller's promise)."""
+        world = self._base.clone()
+        # ``lut[number]`` turns a recipe's code into the world's: the template's rank bits
+        # exchanged for the drawn ones (number 0, a fixed piece, keeps its code).
+        lut = [0]
+        lut += [(old ^ new) << 1 for old, new in zip(self._template_ranks, ranks, strict=True)]
+        actions = [
+            (index, rows[rank - 1])
+            for (index, rows, _owner), rank in zip(self._slots, ranks, strict=True)
+        ]
+        placed: list[tuple[int, int]] = []
+        for j, base, old in self._placements:
+            placed.append((base + old, -1))
+            placed.append((base + ranks[j], 1))
+        # ``shifts[k]``: what the varying reincarnations before the k + 1-th changed in a pool.
+        shift = [0] * 12
+        shifts = [shift]
+        for j, base, old in self._reinc:
+            shift = shift.copy()
+            shift[base + old] += 1
+            shift[base + ranks[j]] -= 1
+            shifts.append(shift)
+        columns = [
+            (square, [(code & 63) ^ lut[code >> TAG_SHIFT] for code in column])
+            for square, column in self._columns
+        ]
+        records: list[tuple[int, Any]] = []
+        for index, meta, piece, column, pool, later, candidates in self._attacks:
+            codes = tuple([(code & 63) ^ lut[code >> TAG_SHIFT] for code in column])
+            if later:
+                pool = tuple(map(add, pool, shifts[later]))
+            records.append((index, (meta, (piece, codes, pool, candidates))))
+        world.rewrite_hidden_unchecked(
+            actions, records, columns, placed, shift if self._reinc else None
+        )
+        return world
 
 
 def uniform_setup(fixed: Sequence[int], rng: random.Random) -> list[int]:

@@ -9,23 +9,27 @@ Beside them it keeps, per player, a bit mask of the squares whose top piece the 
 decides the legal moves (one table lookup per row, see ``ROW_MOVES``) and whether a second move
 exists, and is updated with every piece that moves.
 
-Every action pushes one undo record ``(meta, ...)`` whose ``meta`` holds the counters and the
-masks before it; a plain move records only the piece it moved, an attack a copy of the attacked
-column and of the two small pool tables. Records hold tuples only, so clones may share them.
+Every action's undo record (what ``_do`` returns, kept by the base class) holds ``meta``,
+the counters and the masks before it: a placement's, a reincarnation's or a pass's record is
+``meta`` itself; a move's is ``(meta, snapshot)``: ``snapshot`` is ``None`` for a plain move
+(its undo takes the piece back off the target), and for an attack ``(piece, column, pool,
+candidates)``, the attacker's code and copies of the attacked column and of the two small pool
+tables. A plain move's record names no piece, so it is the same in every world of a history
+whatever ranks its hidden pieces have. Records hold tuples only, so clones may share them. The
+resampler's world template (:class:`tikigames.tactiki.resample.WorldTemplate`) reads and
+rewrites them, through :meth:`TacTikiState.undo_record` and
+:meth:`TacTikiState.rewrite_hidden_unchecked`.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
 from operator import add
-from random import Random
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from typing_extensions import Self
 
 from tikigames.core.constants import TERMINAL
-from tikigames.core.errors import IllegalActionError
 from tikigames.core.state import State
 from tikigames.tactiki import refusals
 from tikigames.tactiki.actions import (
@@ -37,7 +41,6 @@ from tikigames.tactiki.actions import (
     PLACEMENTS,
     REINCARNATE,
     REINCARNATION_SETS,
-    REINCARNATIONS,
     ROW_MOVES,
     START_MASKS,
     START_SHIFTS,
@@ -55,24 +58,58 @@ from tikigames.tactiki.data import (
     SQUARES,
     START_SQUARES,
     STATUE,
+    TacTikiRules,
     rank_of,
+    seat_words,
 )
 
 if TYPE_CHECKING:
-    from tikigames.tactiki.game import TacTiki
+    from tikigames.tactiki.game import TacTiki  # noqa: F401 (base class)
     from tikigames.tactiki.observation import TacTikiObservation  # noqa: F401 (base class)
 
-__all__ = ["TacTikiState", "WorldTemplate"]
+__all__ = ["TAG_SHIFT", "TacTikiState", "result_words"]
 
 # Phases.
 SETUP, PLAY, OVER = range(3)
 #: ``_winner`` once the game ended in a draw (−1 while it goes on).
 DRAW = 2
-#: A tagged piece code (see ``WorldTemplate``) holds its tag above this many bits.
+#: A tagged piece code (see :meth:`TacTikiState.tag_pieces`) holds its tag above this many bits.
 TAG_SHIFT = 6
 #: ``code & _ORIGIN == REINCARNATED``: a reincarnated piece no battle has revealed yet, whose
 #: first reveal takes its rank off the public candidates of its owner's pool.
 _ORIGIN = REINCARNATED | REVEALED
+
+
+def result_words(winner: int | None, passes: int) -> str:
+    """The end of a game in TacTiki's words, from its winner (``None``: a draw) and the passes
+    made last: what ``state.result_text()`` says and the text renderings print after ``Game
+    over after n turns:``.
+
+    >>> result_words(1, 0), result_words(None, 2), result_words(None, 0)
+    ('TAC (player 1) wins with a statue', 'a draw (two passes in a row)', 'a draw (turn limit)')
+    """
+    if winner is not None:
+        return f"{seat_words(winner)} wins with a statue"
+    return "a draw (two passes in a row)" if passes >= 2 else "a draw (turn limit)"
+
+
+#: The state's own fields (see ``State.position_fields``).
+_FIELDS: Final = (
+    "_battles",
+    "_board",
+    "_candidates",
+    "_passes",
+    "_phase",
+    "_placed",
+    "_player",
+    "_pool",
+    "_rules",
+    "_step",
+    "_tagging",
+    "_tops",
+    "_turns",
+    "_winner",
+)
 
 
 class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
@@ -93,29 +130,18 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
     ([], [], [], None)
     """
 
-    __slots__ = (
-        "_battles",
-        "_board",
-        "_candidates",
-        "_max_turns",
-        "_passes",
-        "_phase",
-        "_placed",
-        "_player",
-        "_pool",
-        "_step",
-        "_strict",
-        "_tagging",
-        "_tops",
-        "_turns",
-        "_winner",
-    )
+    __slots__ = _FIELDS
+    position_fields = _FIELDS
+    #: Not compared by ``==``: the game's options (``_rules``, the same for every state), what
+    #: follows from the board and pools (the masks ``_tops``, the setup counts ``_placed``), the
+    #: battle log (how the position came about, like the history), the turn count without a
+    #: turn limit, and the flag of a world template's replay.
+    derived_fields = frozenset({"_battles", "_placed", "_rules", "_tagging", "_tops", "_turns"})
+    chance_free = True  # no chance node: random_action skips the test for one
 
     def _init_position(self) -> None:
-        game = self.game
-        rules = game.rules
-        self._max_turns = rules.max_turns
-        self._strict = rules.strict_statue
+        #: The game's options (``game.rules``), the same object for every state of the game.
+        self._rules: TacTikiRules = self.game.rules
         self._board: list[list[int]] = [[] for _ in range(NUM_SQUARES)]
         # The three per-player tables are flat lists of 12: ``[6 * player + rank]`` per rank,
         # and ``[6 * player]`` the player's total.
@@ -136,8 +162,8 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         self._winner = -1
         #: Per player: bit ``square`` set where the player owns the top piece.
         self._tops = [0, 0]
-        #: Only in a ``WorldTemplate``'s replay: each piece put down carries, above its code's
-        #: six bits, the history index of the action that put it down.
+        #: Only after :meth:`tag_pieces` (a world template's replay): each piece put down carries,
+        #: above its code's six bits, the history index of the action that put it down.
         self._tagging = False
 
     # ----------------------------------------------------------------- queries
@@ -217,6 +243,24 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
 
     # ----------------------------------------------------------------- reading the position
 
+    def result_text(self) -> str | None:
+        """The result in TacTiki's words (:func:`result_words`): who built a statue, or why the
+        game was drawn; ``None`` while it goes on.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tactiki", max_turns=1).new_initial_state()
+        >>> for _ in range(20):
+        ...     state.apply_action(state.legal_actions()[0])
+        >>> state.result_text()
+        >>> while not state.is_terminal():
+        ...     state.apply_action(state.legal_actions()[0])
+        >>> state.turns(), state.result_text()
+        (1, 'a draw (turn limit)')
+        """
+        if self._phase != OVER:
+            return None
+        return result_words(self.winner(), self._passes)
+
     def winner(self) -> int | None:
         """The seat that built a statue, once it has; ``None`` while the game goes on or after
         a draw."""
@@ -283,22 +327,9 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
 
     # ----------------------------------------------------------------- the fast path
 
-    def random_action(self, rng: Random) -> TacTikiAction:
-        # The base class's draw (the same index for the same rng: seeded bots play the same
-        # games), less its test for a chance node, which TacTiki never has.
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate_legal()
-        count = len(legal)
-        if not count:
-            raise IllegalActionError("the game is over: there is no action to draw")
-        # The base class's ``min(…, count − 1)`` never binds: ``random() < 1`` times a count
-        # below 2**53 rounds to less than the count.
-        return legal[int(rng.random() * count)]
-
     # ----------------------------------------------------------------- apply / undo
 
-    def _do(self, action: TacTikiAction) -> None:
+    def _do(self, action: TacTikiAction) -> Any:
         kind = action.kind
         tops = self._tops
         player = self._player
@@ -319,13 +350,13 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
             target = action.target
             column = board[target]
             if column and column[-1] & 1 != player:
-                snapshot = (tuple(column), tuple(self._pool), tuple(self._candidates))
-                self._undo.append((meta, piece, snapshot))
+                snapshot = (piece, tuple(column), tuple(self._pool), tuple(self._candidates))
+                record: Any = (meta, snapshot)
                 if self._attack(piece, column):
                     tops[player] |= 1 << target
                     tops[1 - player] &= ~(1 << target)
             else:
-                self._undo.append((meta, piece, None))
+                record = (meta, None)
                 column.append(piece)
                 tops[player] |= 1 << target
             self._passes = 0
@@ -341,13 +372,13 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
                 self._step = 1
             else:
                 self._end_turn()
-        elif kind == PLACE:
-            self._undo.append(meta)
+            return record
+        if kind == PLACE:
             square = action.square
             base = 6 * player
             code = player | action.rank << 1
             if self._tagging:
-                code |= len(self._history) << TAG_SHIFT
+                code |= self.move_number() << TAG_SHIFT
             board[square].append(code)
             tops[player] |= 1 << square
             placed = self._placed
@@ -359,26 +390,26 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
                 else:
                     self._phase = PLAY
                     self._player = 0
-        elif kind == REINCARNATE:
-            self._undo.append(meta)
+            return meta
+        if kind == REINCARNATE:
             square = action.square
             base = 6 * player
             code = player | action.rank << 1 | REINCARNATED
             if self._tagging:
-                code |= len(self._history) << TAG_SHIFT
+                code |= self.move_number() << TAG_SHIFT
             board[square].append(code)
             tops[player] |= 1 << square
             self._pool[base] -= 1
             self._pool[base + action.rank] -= 1
             self._passes = 0
             self._end_turn()
-        else:
-            self._undo.append(meta)
-            self._passes += 1
-            self._end_turn()
-            if self._passes >= 2:
-                self._phase = OVER
-                self._winner = DRAW
+            return meta
+        self._passes += 1
+        self._end_turn()
+        if self._passes >= 2:
+            self._phase = OVER
+            self._winner = DRAW
+        return meta
 
     def _attack(self, piece: int, column: list[int]) -> bool:
         """``piece`` attacks down ``column``: each defender met is revealed with the attacker and
@@ -408,7 +439,7 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
                 self._defeat(player, rank)
                 piece = -1
             break
-        self._battles.append((len(self._history), tuple(ranks)))
+        self._battles.append((self.move_number(), tuple(ranks)))
         if piece >= 0:
             column.append(piece)
             return True
@@ -425,35 +456,34 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         ``player``'s (an attacker that lost there leaves the opponent's piece on top)."""
         if column[-1] & 1 != player:
             return False
-        if self._strict:
+        if self._rules.strict_statue:
             return len(column) == STATUE and all(code & 1 == player for code in column)
         return sum(1 for code in column if code & 1 == player) >= STATUE
 
     def _end_turn(self) -> None:
         self._turns += 1
         self._step = 0
-        limit = self._max_turns
+        limit = self._rules.max_turns
         if limit is not None and self._turns >= limit:
             self._phase = OVER
             self._winner = DRAW
         else:
             self._player ^= 1
 
-    def _undo_last(self, action: TacTikiAction) -> None:
-        record = self._undo.pop()
+    def _undo_last(self, action: TacTikiAction, record: Any) -> None:
         kind = action.kind
         board = self._board
         if kind == MOVE:
-            meta, piece, snapshot = record
+            meta, snapshot = record
             if snapshot is None:
-                board[action.target].pop()
+                board[action.square].append(board[action.target].pop())
             else:
-                column, pool, candidates = snapshot
+                piece, column, pool, candidates = snapshot
                 board[action.target] = list(column)
                 self._pool = list(pool)
                 self._candidates = list(candidates)
                 self._battles.pop()
-            board[action.square].append(piece)
+                board[action.square].append(piece)
         else:
             meta = record
             if kind != PASS:
@@ -477,12 +507,11 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         """:meth:`State.clone <tikigames.State.clone>`, with the class named so that compiled,
         ``__init__`` runs once (see the base class)."""
         if type(self) is not TacTikiState:  # a subclass: its own class, at the cost of the slot
-            return type(self)(self._game, self)
-        return cast(Self, TacTikiState(self._game, self))
+            return type(self)(self.game, self)
+        return cast(Self, TacTikiState(self.game, self))
 
     def _copy_into(self, new: TacTikiState) -> None:
-        new._max_turns = self._max_turns
-        new._strict = self._strict
+        new._rules = self._rules
         new._board = [column.copy() for column in self._board]
         new._placed = self._placed.copy()
         new._pool = self._pool.copy()
@@ -497,164 +526,80 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         new._tops = self._tops.copy()
         new._tagging = False
 
-    def _core_lists(self) -> tuple[list[TacTikiAction], list[Any]]:
-        """The base class's history and undo records, for ``WorldTemplate`` to patch. What
-        each player saw is derived from the history, so the views kept of it are forgotten."""
-        self._history_rewritten()
-        return self._history, self._undo
+    # ----------------------------------------------------------------- the world template's path
+
+    def tag_pieces(self) -> None:
+        """From now on, tell the pieces put down apart: each placement's or reincarnation's
+        piece carries, above its code's six bits (:data:`TAG_SHIFT`), the history index of
+        the action that put it down — on the board, and in the attacked columns the undo
+        records copy. Such codes are no codes of ``tikigames.tactiki.data``: only the
+        resampler's world template (:class:`tikigames.tactiki.resample.WorldTemplate`) reads
+        a tagged replay, and its clones are untagged again (the codes they copied are not).
+        One flag read per placement or reincarnation is all it costs the others.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tactiki").new_initial_state()
+        >>> state.tag_pieces()
+        >>> for text in ["3@a1", "5@a1"]:
+        ...     state.apply_unchecked(state.parse_action(text))
+        >>> [(code >> TAG_SHIFT, rank_of(code)) for code in state.board_codes()[0]]
+        [(0, 3), (1, 5)]
+        """
+        self._tagging = True
+
+    def undo_record(self, index: int) -> Any:
+        """The undo record of ``history()[index]`` (read only; its shape is in the module's
+        docstring): for the world template, which patches the ones of its worlds."""
+        return self._undo_record(index)
+
+    def rewrite_hidden_unchecked(
+        self,
+        actions: Sequence[tuple[int, TacTikiAction]],
+        records: Sequence[tuple[int, Any]],
+        columns: Sequence[tuple[int, list[int]]],
+        placed: Sequence[tuple[int, int]] = (),
+        pool: Sequence[int] | None = None,
+    ) -> None:
+        """Make this state another world of its history, whose hidden ranks differ: put each
+        ``(index, action)`` of ``actions`` at ``history()[index]`` and each ``(index, record)``
+        of ``records`` as its undo record, each ``(square, codes)`` of ``columns`` as that
+        square's column (the list is kept), add each ``(index, change)`` of ``placed`` to the
+        setup counts (``[6 * player + rank]``) and ``pool[i]`` to the defeated pools' table's
+        entry ``i``; the caches derived from the history are forgotten.
+
+        The world template's fast path (:class:`tikigames.tactiki.resample.WorldTemplate`),
+        unchecked: the caller promises that the result is exactly the state that a replay of
+        the rewritten history gives (each new action the placement or reincarnation of a piece
+        that never fought, in place of one of another rank).
+
+        >>> import tikigames
+        >>> game = tikigames.load("tactiki")
+        >>> state, replay = game.new_initial_state(), game.new_initial_state()
+        >>> for one, other in [("3@a1", "4@a1"), ("5@a1", "5@a1")]:
+        ...     state.apply_action(state.parse_action(one))
+        ...     replay.apply_action(replay.parse_action(other))
+        >>> four = replay.history()[0]
+        >>> state.rewrite_hidden_unchecked([(0, four)], [], [(0, [8, 10])], [(3, -1), (4, 1)])
+        >>> state == replay, state.history() == replay.history()
+        (True, True)
+        >>> state.legal_actions() == replay.legal_actions()
+        True
+        """
+        board = self._board
+        for square, column in columns:
+            board[square] = column
+        if placed:
+            table = self._placed
+            for index, change in placed:
+                table[index] += change
+        if pool is not None:
+            self._pool = list(map(add, self._pool, pool))
+        self._rewrite_past(actions, records)
 
     def _position_key(self) -> tuple[Any, ...]:
         # The turn count matters only while it can end the game.
-        turns = self._turns if self._max_turns is not None else -1
+        turns = self._turns if self._rules.max_turns is not None else -1
         return (
             self._phase, self._player, self._step, self._passes, self._winner, turns,
             tuple(map(tuple, self._board)), tuple(self._pool), tuple(self._candidates),
         )  # fmt: skip
-
-
-class WorldTemplate:
-    """One history replayed with its pieces told apart, to copy with other hidden ranks: how the
-    resampler builds its worlds without replaying the history for each.
-
-    The worlds of one observation differ only in the ranks of the pieces put down unseen (by
-    a placement or a reincarnation) that no battle revealed. Such a piece never fought, and a
-    rank matters to the course of a game only in a battle; so every world goes through the
-    same moves, turns, battles and masks, and differs only in those pieces' codes, the pools
-    and setup counts they pass through, and the texts of the actions that put them down. The
-    template replays one world once, each piece tagged with the history index of the action
-    that put it down, and notes where the varying pieces appear — the board, the undo records
-    (a moved piece, an attacked column, a pool copied after a varying reincarnation), the
-    history and its maker's view. :meth:`copy` is then a clone and a few patches, and gives
-    exactly the state a replay of the same history with the new ranks gives, undo records
-    included (a copy undoes to the start).
-
-    >>> import random, tikigames
-    >>> game = tikigames.load("tactiki")
-    >>> state = game.new_initial_state()
-    >>> for text in ["3@a1", "5@a1"]:
-    ...     state.apply_action(state.parse_action(text))
-    >>> template = WorldTemplate(game, state.history(), [0])  # the first piece's rank varies
-    >>> world = template.copy([4])
-    >>> [str(action) for action in world.history()], world.column("a1")
-    (['4@a1', '5@a1'], [(0, 4), (0, 5)])
-
-    Args:
-        game: the game.
-        actions: a history (trusted: each action legal in turn).
-        varying: the history indices of the placements and reincarnations whose ranks vary,
-            in increasing order.
-
-    Raises:
-        ValueError: a piece of ``varying`` fights in ``actions`` (its rank could change the
-            course of the game), or an index of ``varying`` puts no piece down.
-    """
-
-    __slots__ = ("_attacks", "_base", "_columns", "_moves", "_placements", "_pool", "_reinc",
-                 "_slots", "_template_ranks")  # fmt: skip
-
-    def __init__(
-        self, game: TacTiki, actions: Sequence[TacTikiAction], varying: Sequence[int]
-    ) -> None:
-        state = game.new_initial_state()
-        state._tagging = True
-        for action in actions:
-            state.apply_unchecked(action)
-        #: A varying piece's number in ``varying``, plus one: its tag in the recipes below.
-        number = {index: j + 1 for j, index in enumerate(varying)}
-        history, records = state._core_lists()
-        #: Per varying piece: its history index, the row of actions by rank, and its maker.
-        self._slots: list[tuple[int, tuple[TacTikiAction, ...], int]] = []
-        self._template_ranks: list[int] = []
-        #: ``(number − 1, 6 × owner, template rank)`` of the varying placements and
-        #: reincarnations; with the reincarnations' history indices.
-        self._placements: list[tuple[int, int, int]] = []
-        self._reinc: list[tuple[int, int, int]] = []
-        reinc_at: list[int] = []
-        for j, index in enumerate(varying):
-            action = history[index]
-            if action.kind == PLACE:
-                rows = PLACEMENTS[action.square]
-                self._placements.append((j, 6 * action.owner, action.rank))
-            elif action.kind == REINCARNATE:
-                rows = REINCARNATIONS[action.square]
-                self._reinc.append((j, 6 * action.owner, action.rank))
-                reinc_at.append(index)
-            else:
-                raise ValueError(f"history[{index}] puts no piece down")
-            self._slots.append((index, rows, action.owner))
-            self._template_ranks.append(action.rank)
-
-        def recode(code: int) -> int:
-            return (code & 63) | number.get(code >> TAG_SHIFT, 0) << TAG_SHIFT
-
-        base = state.clone()
-        undo: list[Any] = []
-        self._moves: list[tuple[int, tuple[int, ...], int]] = []
-        self._attacks: list[Any] = []
-        battles = iter(state._battles)
-        for index, record in enumerate(records):
-            if len(record) != 3:  # a placement, reincarnation or pass: the counters only
-                undo.append(record)
-                continue
-            meta, piece, snapshot = record
-            if snapshot is None:
-                undo.append((meta, piece & 63, None))
-                if piece >> TAG_SHIFT in number:
-                    self._moves.append((index, meta, recode(piece)))
-                continue
-            column, pool, candidates = snapshot
-            _, ranks = next(battles)
-            fighters = [piece, *column[len(column) - len(ranks) + 1 :]]
-            if any(code >> TAG_SHIFT in number for code in fighters):
-                raise ValueError(f"a varying piece fights at history[{index}]")
-            undo.append((meta, piece & 63, (tuple([c & 63 for c in column]), pool, candidates)))
-            later = bisect_left(reinc_at, index)  # the varying reincarnations before it
-            if later or any(code >> TAG_SHIFT in number for code in column):
-                recipe = (index, meta, piece & 63, tuple(map(recode, column)), pool, later)
-                self._attacks.append((*recipe, candidates))
-        base._core_lists()[1][:] = undo
-        self._columns: list[tuple[int, tuple[int, ...]]] = []
-        for square, column in enumerate(state._board):
-            base._board[square] = [code & 63 for code in column]
-            if any(code >> TAG_SHIFT in number for code in column):
-                self._columns.append((square, tuple(map(recode, column))))
-        self._pool = tuple(state._pool)
-        self._base = base
-
-    def copy(self, ranks: Sequence[int]) -> TacTikiState:
-        """The state of the template's history with ``ranks[j]`` the rank of the piece put
-        down at ``varying[j]`` (each rank one the rules allow there: the caller's promise)."""
-        world = self._base.clone()
-        # ``lut[number]`` turns a recipe's code into the world's: the template's rank bits
-        # exchanged for the drawn ones (number 0, a fixed piece, keeps its code).
-        lut = [0]
-        lut += [(old ^ new) << 1 for old, new in zip(self._template_ranks, ranks, strict=True)]
-        history, undo = world._core_lists()
-        for (index, rows, _owner), rank in zip(self._slots, ranks, strict=True):
-            history[index] = rows[rank - 1]
-        if self._placements:
-            placed = world._placed
-            for j, base, old in self._placements:
-                placed[base + old] -= 1
-                placed[base + ranks[j]] += 1
-        # ``shifts[k]``: what the varying reincarnations before the k + 1-th changed in a pool.
-        shift = [0] * 12
-        shifts = [shift]
-        for j, base, old in self._reinc:
-            shift = shift.copy()
-            shift[base + old] += 1
-            shift[base + ranks[j]] -= 1
-            shifts.append(shift)
-        if self._reinc:
-            world._pool = list(map(add, self._pool, shift))
-        board = world._board
-        for square, column in self._columns:
-            board[square] = [(code & 63) ^ lut[code >> TAG_SHIFT] for code in column]
-        for index, meta, piece in self._moves:
-            undo[index] = (meta, (piece & 63) ^ lut[piece >> TAG_SHIFT], None)
-        for index, meta, piece, column, pool, later, candidates in self._attacks:
-            codes = tuple([(code & 63) ^ lut[code >> TAG_SHIFT] for code in column])
-            if later:
-                pool = tuple(map(add, pool, shifts[later]))
-            undo[index] = (meta, piece, (codes, pool, candidates))
-        return world

@@ -94,6 +94,6 @@ class TikiTopple(Game[TikiToppleState, TikiToppleObservation, TikiToppleRules]):
     @property
     def action_table(self) -> TikiToppleTable:
         """The action table (the same for every option), with its prebuilt chance outcomes."""
-        table = self._table
+        table = super().action_table
         assert isinstance(table, TikiToppleTable)
         return table

@@ -1,4 +1,4 @@
-"""Why Tiki Topple refuses an action: the rule of rules/tiki_topple.md that forbids it.
+"""Why Tiki Topple refuses an action: the rule of docs/games/tiki_topple.rst that forbids it.
 
 :func:`refusal` is the state's ``_refusal`` hook, called by ``state.illegal_reason`` and
 ``apply_action`` only for an action that is not legal now: it is never on the hot path, so it

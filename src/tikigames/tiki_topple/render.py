@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from tikigames.core.constants import CHANCE, TERMINAL
 from tikigames.tiki_topple.data import COLOURS, POINTS, SECRET_CARDS, TIKIS
 from tikigames.tiki_topple.observation import TikiToppleObservation
-from tikigames.tiki_topple.state import TikiToppleState
+from tikigames.tiki_topple.state import TikiToppleState, seats_in_words
 
 __all__ = ["describe_card", "render_observation", "render_state"]
 
@@ -56,8 +56,7 @@ def _footer(scores: Sequence[int], winners: Sequence[int]) -> list[str]:
     if len(winners) == 1:
         rows.append(f"Winner: player {winners[0]}")
     elif winners:
-        tied = ", ".join(map(str, winners[:-1])) + f" and {winners[-1]}"
-        rows.append(f"A tie: players {tied} share the win")
+        rows.append(f"A tie: players {seats_in_words(winners)} share the win")
     return rows
 
 

@@ -53,7 +53,7 @@ class TikiToppleResampler(Resampler["TikiTopple", TikiToppleObservation, TikiTop
             if text.startswith("secret ") and text != HIDDEN_SECRET:
                 seen |= 1 << _parse(table, text, 0).card
         #: The cards the observer saw dealt this round: no hidden deal can be one of them.
-        self._seen = seen
+        self._seen_cards = seen
         state = game.new_initial_state()
         #: The rest of the history after the shared prefix: an action, or ``None`` for a
         #: hidden deal of the current round.
@@ -86,7 +86,7 @@ class TikiToppleResampler(Resampler["TikiTopple", TikiToppleObservation, TikiTop
     def draw(self, rng: random.Random) -> TikiToppleState:
         state = self._prefix.clone()
         deals = self._deals
-        unseen = ~self._seen
+        unseen = ~self._seen_cards
         for step in self._rest:
             if step is None:
                 if state.dealing_seat() is None:

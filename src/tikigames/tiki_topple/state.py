@@ -14,9 +14,10 @@ an index into one (see the game's page, "Performance").
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 from random import Random
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from typing_extensions import Self
 
@@ -25,7 +26,7 @@ from tikigames.core.errors import IllegalActionError
 from tikigames.core.state import State
 from tikigames.tiki_topple import refusals
 from tikigames.tiki_topple.actions import (
-    LINE_BASE,
+    LINE,
     NUM_LINES,
     SECRET,
     TikiToppleAction,
@@ -39,6 +40,7 @@ from tikigames.tiki_topple.data import (
     TIKIS,
     TOAST,
     TOPPLE,
+    TikiToppleRules,
     full_hand,
     score_card,
 )
@@ -47,7 +49,14 @@ if TYPE_CHECKING:
     from tikigames.tiki_topple.game import TikiTopple  # noqa: F401 (base class)
     from tikigames.tiki_topple.observation import TikiToppleObservation  # noqa: F401 (base class)
 
-__all__ = ["TikiToppleState"]
+__all__ = [
+    "Play",
+    "RoundSoFar",
+    "ScoredRound",
+    "TikiToppleState",
+    "round_so_far",
+    "seats_in_words",
+]
 
 #: A hand's card names in card order, by its counts of each card (a hand holds two at most).
 _HAND_TEXTS: dict[tuple[int, ...], tuple[str, ...]] = {
@@ -66,6 +75,180 @@ _ALL_TIKIS = (1 << NUM_TIKIS) - 1
 
 #: The id of the Tiki Toast card.
 _TOAST_ID = TOAST * NUM_TIKIS
+
+
+class _Layout:
+    """What is the same in every state of a game with these rules: the action table's
+    lookups the engine reads on every turn, and the options it reads. One per rule set
+    (:func:`_layout`), held by each state in one slot."""
+
+    __slots__ = (
+        "card_actions",
+        "line_actions",
+        "line_outcomes",
+        "players",
+        "rules",
+        "table",
+        "toast",
+        "topple_bottom",
+    )
+
+    def __init__(self, table: TikiToppleTable, rules: TikiToppleRules) -> None:
+        self.table = table
+        self.card_actions = table.card_actions
+        self.line_actions = table.line_actions
+        self.line_outcomes = table.line_outcomes
+        self.toast: TikiToppleAction = table.actions[_TOAST_ID]
+        self.rules = rules
+        self.players = rules.players
+        self.topple_bottom = rules.topple_bottom_allowed
+
+
+#: ``_Layout`` by rules: the few rule sets of a run, each laid out once.
+_LAYOUTS: dict[TikiToppleRules, _Layout] = {}
+
+
+def _layout(table: TikiToppleTable, rules: TikiToppleRules) -> _Layout:
+    lay = _LAYOUTS.get(rules)
+    if lay is None or lay.table is not table:
+        lay = _LAYOUTS[rules] = _Layout(table, rules)
+    return lay
+
+
+class ScoredRound(NamedTuple):
+    """A finished round, as the engine recorded it when it scored it.
+
+    Attributes:
+        cards: each seat's secret card (−1 for a seat that sat the round out).
+        points: each seat's points.
+        starter: the seat that played first.
+    """
+
+    cards: tuple[int, ...]
+    points: tuple[int, ...]
+    starter: int
+
+
+class Play(NamedTuple):
+    """A card played in a round: by whom, which card, and where its tiki went.
+
+    Attributes:
+        seat: the seat that played it.
+        text: the action's text (``up2 nui``, ``toast``).
+        kind: the card (``UP1`` … ``TOAST``).
+        tiki: the tiki it moved, or the one it toasted.
+        before: the tiki's position before (0-based, top first; a toasted tiki: the length of
+            the line it left).
+        after: the tiki's position after (a toasted tiki: as ``before``).
+    """
+
+    seat: int
+    text: str
+    kind: int
+    tiki: int
+    before: int
+    after: int
+
+
+class RoundSoFar(NamedTuple):
+    """The last round dealt, as its public actions tell it (what a picture of the table
+    draws): :meth:`TikiToppleState.round_so_far` and the observation's ``round_so_far``.
+
+    Attributes:
+        number: the round's number (0 before the first line is dealt).
+        finished: the round is over (scored).
+        seats: the seats taking part in it.
+        starter: the seat that plays first in it.
+        setup: the text of its line (``""`` before the first).
+        deals: each secret card dealt in it so far: ``(seat, text)``, the text as seen.
+        plays: each card played in it so far, in turn order.
+    """
+
+    number: int
+    finished: bool
+    seats: tuple[int, ...]
+    starter: int
+    setup: str
+    deals: tuple[tuple[int, str], ...]
+    plays: tuple[Play, ...]
+
+
+def round_so_far(
+    number: int,
+    finished: bool,
+    seats: tuple[int, ...],
+    starter: int,
+    actions: Sequence[tuple[TikiToppleAction | None, str]],
+) -> RoundSoFar:
+    """Round ``number`` (``finished`` or not), played by ``seats`` from ``starter``, told by
+    its ``actions`` from its line on: ``(action, text as seen)`` pairs, the action ``None`` for
+    a secret card whose text is hidden (no actions: no line is dealt yet). Each card's seat
+    follows from the turn order, each tiki's positions from the line.
+
+    >>> import tikigames
+    >>> table = tikigames.load("tiki_topple").action_table
+    >>> texts = ["line nani,wikiwiki,huhu,lokahi,akamai,nui,hookipa,kapu,eepo", "secret 3",
+    ...          "secret ?", "up2 huhu", "toast"]
+    >>> actions = [(None if text.endswith("?") else table.parse(text), text) for text in texts]
+    >>> told = round_so_far(1, False, (0, 1), 1, actions)
+    >>> told.deals
+    ((0, 'secret 3'), (1, 'secret ?'))
+    >>> [(play.seat, play.text, play.before, play.after) for play in told.plays]
+    [(1, 'up2 huhu', 2, 0), (0, 'toast', 8, 8)]
+    """
+    if not actions:
+        return RoundSoFar(number, finished, seats, starter, "", (), ())
+    setup = actions[0][0]
+    assert setup is not None and setup.kind == LINE
+    line = list(setup.line)
+    deals: list[tuple[int, str]] = []
+    plays: list[Play] = []
+    turn = seats.index(starter)
+    for action, text in actions[1:]:
+        if action is None or action.kind == SECRET:
+            deals.append((seats[len(deals)], text))
+            continue
+        seat = seats[turn % len(seats)]
+        turn += 1
+        kind = action.kind
+        if kind == TOAST:
+            tiki = line.pop()
+            plays.append(Play(seat, text, kind, tiki, len(line), len(line)))
+            continue
+        tiki = action.tiki
+        before = line.index(tiki)
+        del line[before]
+        after = len(line) if kind == TOPPLE else before - kind - 1
+        line.insert(after, tiki)
+        plays.append(Play(seat, text, kind, tiki, before, after))
+    return RoundSoFar(number, finished, seats, starter, actions[0][1], tuple(deals), tuple(plays))
+
+
+#: The state's own fields (see ``State.position_fields``).
+_FIELDS: Final = (
+    "_deal",
+    "_deck",
+    "_full",
+    "_hands",
+    "_lay",
+    "_left",
+    "_line",
+    "_next",
+    "_phase",
+    "_player",
+    "_present",
+    "_prev",
+    "_prev_cards",
+    "_removed",
+    "_round",
+    "_rounds",
+    "_scores",
+    "_seats",
+    "_secrets",
+    "_starter",
+    "_tiebreaks",
+    "_winners",
+)
 
 
 class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservation"]):
@@ -87,41 +270,17 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
     (['lokahi', 'nui', 'akamai'], 17)
     """
 
-    __slots__ = (
-        "_deal",
-        "_deck",
-        "_full",
-        "_hands",
-        "_left",
-        "_line",
-        "_next",
-        "_phase",
-        "_player",
-        "_players",
-        "_present",
-        "_prev",
-        "_prev_cards",
-        "_removed",
-        "_round",
-        "_round_cards",
-        "_round_points",
-        "_scores",
-        "_seats",
-        "_secrets",
-        "_starter",
-        "_table",
-        "_tiebreaks",
-        "_topple_bottom",
-        "_winners",
-    )
+    __slots__ = _FIELDS
+    position_fields = _FIELDS
+    #: What follows from the compared fields: the line's mask, the hand sizes, the turn order
+    #: and a fresh hand's size (from the seats), the layout of the rules.
+    derived_fields = frozenset({"_full", "_lay", "_left", "_next", "_present", "_prev"})
 
     def _init_position(self) -> None:
         game = self.game
         rules = game.rules
-        self._table: TikiToppleTable = game.action_table
-        self._players: int = game.num_players
-        self._topple_bottom = rules.topple_bottom_allowed
-        n = self._players
+        self._lay = _layout(game.action_table, rules)
+        n = rules.players
         self._phase = _LINE
         self._line: list[int] = list(range(NUM_TIKIS))
         #: The tikis in the line, as a bit mask: what the legal actions are looked up by.
@@ -145,10 +304,8 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         self._deck = ALL_SECRETS
         self._prev_cards = 0
         self._scores: list[int] = [0] * n
-        #: Per finished round: each seat's secret card (−1 for a seat that sat out).
-        self._round_cards: list[tuple[int, ...]] = []
-        #: Per finished round: each seat's points.
-        self._round_points: list[tuple[int, ...]] = []
+        #: Per finished round: each seat's secret card, each seat's points, the starter.
+        self._rounds: list[ScoredRound] = []
         self._winners: tuple[int, ...] = ()
 
     # ----------------------------------------------------------------- queries
@@ -176,7 +333,8 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             hand = self._hands[player]
             line = self._line
             present = self._present
-            by_mask = self._table.card_actions
+            lay = self._lay
+            by_mask = lay.card_actions
             legal: list[TikiToppleAction] = []
             top = 1 << line[0]
             if hand[0]:
@@ -187,26 +345,24 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             if hand[2]:
                 legal += by_mask[2][present ^ top ^ 1 << line[2]]
             if hand[TOPPLE]:
-                legal += by_mask[TOPPLE][
-                    present if self._topple_bottom else present ^ 1 << line[-1]
-                ]
+                legal += by_mask[TOPPLE][present if lay.topple_bottom else present ^ 1 << line[-1]]
             if hand[TOAST] and self._left[player] != self._full:
-                legal.append(self._actions[_TOAST_ID])
+                legal.append(lay.toast)
             return legal
         if phase == _LINE:
             # Shared by every setup: the base class copies the legal list it hands out.
-            return self._table.line_actions
+            return self._lay.line_actions
         if phase == _OVER:
             return []
-        return self._table.deals(self._deck)
+        return self._lay.table.deals(self._deck)
 
     def chance_outcomes(self) -> list[tuple[TikiToppleAction, float]]:
         phase = self._phase
         if phase == _LINE:
             # The same 1296 outcomes at every line setup: built once with the table, copied here.
-            return self._table.line_outcomes.copy()
+            return self._lay.line_outcomes.copy()
         if phase == _SECRET:
-            deals = self._table.deals(self._deck)
+            deals = self._lay.table.deals(self._deck)
             p = 1.0 / len(deals)
             return [(action, p) for action in deals]
         return []
@@ -215,9 +371,9 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         # Both chance events are uniform: draw an index instead of scanning the outcomes (the
         # secret card: the index-th card left in the deck, found without listing the deck).
         if self._phase == _LINE:
-            return self._actions[LINE_BASE + rng.randrange(NUM_LINES)]
+            return self._lay.line_actions[rng.randrange(NUM_LINES)]
         deck = self._deck
-        return self._table.deal(deck, rng.randrange(deck.bit_count()))
+        return self._lay.table.deal(deck, rng.randrange(deck.bit_count()))
 
     def random_action(self, rng: Random) -> TikiToppleAction:
         """One legal action drawn uniformly (at a chance node: :meth:`sample_chance`).
@@ -251,13 +407,15 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         up1 = size - 1 if hand[0] else 0
         up2 = size - 2 if hand[1] else 0
         up3 = size - 3 if hand[2] else 0
-        topple = (size if self._topple_bottom else size - 1) if hand[TOPPLE] else 0
+        lay = self._lay
+        topple_bottom = lay.topple_bottom
+        topple = (size if topple_bottom else size - 1) if hand[TOPPLE] else 0
         toast = 1 if hand[TOAST] and self._left[player] != self._full else 0
         count = up1 + up2 + up3 + topple + toast
         index = int(rng.random() * count)
         if index == count:  # rounded up from just below 1.0
             index -= 1
-        by_mask = self._table.card_actions
+        by_mask = lay.card_actions
         present = self._present
         top = 1 << line[0]
         if index < up1:
@@ -271,10 +429,8 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             return by_mask[2][present ^ top ^ 1 << line[2]][index]
         index -= up3
         if index < topple:
-            return by_mask[TOPPLE][present if self._topple_bottom else present ^ 1 << line[-1]][
-                index
-            ]
-        return self._actions[_TOAST_ID]
+            return by_mask[TOPPLE][present if topple_bottom else present ^ 1 << line[-1]][index]
+        return lay.toast
 
     def _viewer(self, action: TikiToppleAction) -> int | None:
         # Only secret cards have a hidden part: the seat being dealt sees it.
@@ -294,7 +450,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
 
     def round_scores(self) -> list[list[int]]:
         """Each finished round's points per player (0 for a player who sat it out)."""
-        return [list(points) for points in self._round_points]
+        return [list(scored.points) for scored in self._rounds]
 
     def line(self) -> list[str]:
         """The tikis still in the line, top first (before the first setup: the group order)."""
@@ -331,8 +487,57 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         """Per finished round, each seat's secret card (``None`` for a seat that sat out)."""
         return [
             cards if -1 not in cards else tuple(c if c >= 0 else None for c in cards)
-            for cards in self._round_cards
+            for cards, _, _ in self._rounds
         ]
+
+    def scored_rounds(self) -> list[ScoredRound]:
+        """Each finished round as the engine scored it: the cards, the points, the starter."""
+        return self._rounds.copy()
+
+    def rounds_dealt(self) -> int:
+        """How many rounds have had their line dealt (the last of them may be over)."""
+        phase = self._phase
+        return self._round - 1 if phase == _LINE else self._round
+
+    def round_so_far(self) -> RoundSoFar:
+        """The last round dealt, as its actions tell it: its seats and starter, its line's
+        text, the secret cards dealt (texts in full) and each card played so far, with its
+        seat and its tiki's positions (before the first line: round 0, with round 1's seats
+        and starter and no actions). What a
+        picture of the table draws; the observation tells the same from the public history.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> for text in ["line nani,wikiwiki,huhu,lokahi,akamai,nui,hookipa,kapu,eepo",
+        ...              "secret 3", "secret 7", "up2 huhu"]:
+        ...     state.apply_action(state.parse_action(text))
+        >>> told = state.round_so_far()
+        >>> told.number, told.deals, told.plays[0].seat, told.plays[0].after
+        (1, ((0, 'secret 3'), (1, 'secret 7')), 0, 0)
+        """
+        number = self.rounds_dealt()
+        if not number:
+            return round_so_far(0, False, self._seats, self._starter, ())
+        history = self.history()
+        start = len(history) - 1
+        while history[start].kind != LINE:
+            start -= 1
+        finished = number == len(self._rounds)
+        if finished:
+            cards, _, starter = self._rounds[-1]
+            seats = tuple(seat for seat, card in enumerate(cards) if card >= 0)
+        else:
+            seats, starter = self._seats, self._starter
+        told = [(action, action.text) for action in history[start:]]
+        return round_so_far(number, finished, seats, starter, told)
+
+    def round_starter(self) -> int:
+        """The seat that plays first in the last round dealt (:meth:`rounds_dealt`; the
+        starter of round 1 before it is dealt): unlike :meth:`starter`, still the finished
+        round's once it is scored and the next one is not dealt yet."""
+        if self._phase == _LINE and self._rounds:
+            return self._rounds[-1].starter
+        return self._starter
 
     def winners(self) -> tuple[int, ...]:
         """The winning seats once the game is over, else ``()``."""
@@ -354,16 +559,38 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         return self._deck
 
     def returns(self) -> list[float]:
+        players = self._lay.players
         if self._phase != _OVER:
-            return [0.0] * self._players
+            return [0.0] * players
         winners = self._winners
-        if len(winners) == self._players:
-            return [0.0] * self._players
-        return [1.0 if seat in winners else -1.0 for seat in range(self._players)]
+        if len(winners) == players:
+            return [0.0] * players
+        return [1.0 if seat in winners else -1.0 for seat in range(players)]
+
+    def result_text(self) -> str | None:
+        """Who won, and with how many points (``None`` before the end): ``player 1 wins with
+        23 points``, ``players 0 and 2 share the win with 18 points``.
+
+        >>> import tikigames
+        >>> from tikigames.bots import RandomBot
+        >>> final = tikigames.play(tikigames.load("tiki_topple"), [RandomBot()] * 2, seed=4)
+        >>> final.result_text(), final.scores()
+        ('player 0 wins with 18 points', [18, 10])
+        """
+        if self._phase != _OVER:
+            return None
+        winners = self._winners
+        points = self._scores[winners[0]]
+        if len(winners) == 1:
+            return f"player {winners[0]} wins with {points} points"
+        return f"players {seats_in_words(winners)} share the win with {points} points"
 
     # ----------------------------------------------------------------- apply / undo
 
-    def _do(self, action: TikiToppleAction) -> None:
+    def _do(self, action: TikiToppleAction) -> Any:
+        # The record: an Up or Topple card's tiki's old position; a Toast's None; either
+        # paired with the round's record when the card ends the round; a deal's old deck; a
+        # setup's round record.
         kind = action.kind
         if kind < TOAST:
             line = self._line
@@ -378,15 +605,14 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             self._hands[player][kind] -= 1
             left = self._left
             left[player] -= 1
-            self._undo.append(position)
             following = self._next[player]
             # The seats play in turn from hands of the same size, so the next one holds the
             # most cards: every hand is empty exactly when the next one is.
             if left[following]:
                 self._player = following
-            else:
-                self._end_round()
-        elif kind == TOAST:
+                return position
+            return position, self._end_round()
+        if kind == TOAST:
             line = self._line
             tiki = line.pop()
             self._removed.append(tiki)
@@ -398,31 +624,30 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             following = self._next[player]
             if left[following] and len(line) != _FINAL_LINE:
                 self._player = following
-            else:
-                self._end_round()
-        elif kind == SECRET:
+                return None
+            return None, self._end_round()
+        if kind == SECRET:
             deal = self._deal
             seats = self._seats
-            card = action.card
-            self._undo.append(self._deck)
-            self._deck &= ~(1 << card)
-            self._secrets[seats[deal]] = card
+            deck = self._deck
+            self._deck = deck & ~(1 << action.card)
+            self._secrets[seats[deal]] = action.card
             deal += 1
             self._deal = deal
             if deal == len(seats):
                 self._phase = _PLAY
                 self._player = self._starter
-        else:
-            self._start_round(action.line)
+            return deck
+        return self._start_round(action.line)
 
-    def _undo_last(self, action: TikiToppleAction) -> None:
+    def _undo_last(self, action: TikiToppleAction, record: Any) -> None:
         kind = action.kind
-        undo = self._undo
         if kind <= TOAST:
             if self._phase == _PLAY:
                 self._player = self._prev[self._player]
             else:
-                self._reopen_round(undo.pop())
+                record, scored = record
+                self._reopen_round(scored)
             player = self._player
             self._hands[player][kind] += 1
             self._left[player] += 1
@@ -432,7 +657,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
                 line.append(tiki)
                 self._present |= 1 << tiki
                 return
-            position: int = undo.pop()
+            position: int = record
             if kind == TOPPLE:
                 line.insert(position, line.pop())
             else:
@@ -441,27 +666,28 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
                 line.insert(position, tiki)
         elif kind == SECRET:
             self._deal -= 1
-            self._deck = undo.pop()
+            self._deck = record
             self._secrets[self._seats[self._deal]] = -1
             self._phase = _SECRET
             self._player = -1
         else:
-            self._unstart_round(undo.pop())
+            self._unstart_round(record)
 
-    # Round transitions. Each replaces the lists it changes by new ones and pushes the old ones
-    # as its undo record; the undo takes copies of them, never the lists themselves, because
-    # clones share the undo records (one clone's later moves must not change another's past).
+    # Round transitions. Each replaces the lists it changes by new ones and returns the old
+    # ones as its undo record; the undo takes copies of them, never the lists themselves,
+    # because clones share the undo records (one clone's later moves must not change another's
+    # past).
 
-    def _start_round(self, line: tuple[int, ...]) -> None:
+    def _start_round(self, line: tuple[int, ...]) -> tuple[Any, ...]:
         """A setup outcome: the new line, fresh hands, and the deck ready for the deal."""
-        self._undo.append(
-            (self._line, self._removed, self._hands, self._left, self._full, self._secrets,
-             self._deal, self._deck)
+        record = (
+            self._line, self._removed, self._hands, self._left, self._full, self._secrets,
+            self._deal, self._deck,
         )  # fmt: skip
         self._line = list(line)
         self._present = _ALL_TIKIS
         self._removed = []
-        n = self._players
+        n = self._lay.players
         seats = self._seats
         hand = full_hand(len(seats))
         self._full = size = sum(hand)
@@ -476,6 +702,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         if self._deck.bit_count() < len(seats):
             self._deck = ALL_SECRETS & ~self._prev_cards
         self._phase = _SECRET
+        return record
 
     def _unstart_round(self, record: tuple[Any, ...]) -> None:
         line, removed, hands, left, self._full, secrets, self._deal, self._deck = record
@@ -487,13 +714,15 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         self._secrets = secrets.copy()
         self._phase = _LINE
 
-    def _end_round(self) -> None:
-        """Score the round, then start the next one, a tiebreak, or end the game."""
-        self._undo.append(
-            (self._scores, self._prev_cards, self._round, self._player, self._seats,
-             self._starter, self._tiebreaks)
+    def _end_round(self) -> tuple[Any, ...]:
+        """Score the round, then start the next one, a tiebreak, or end the game; return
+        the round's undo record."""
+        record = (
+            self._scores, self._prev_cards, self._round, self._player, self._seats,
+            self._starter, self._tiebreaks,
         )  # fmt: skip
-        n = self._players
+        lay = self._lay
+        n = lay.players
         line = self._line
         secrets = self._secrets
         points = [0] * n
@@ -505,10 +734,9 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             scores[seat] += won
             dealt |= 1 << card
         self._scores = scores
-        self._round_cards.append(tuple(secrets))
-        self._round_points.append(tuple(points))
+        self._rounds.append(ScoredRound(tuple(secrets), tuple(points), self._starter))
         self._prev_cards = dealt
-        rules = self._game.rules
+        rules = lay.rules
         target = rules.target_score
         if self._tiebreaks or len(self._seats) < n:
             deciding = True
@@ -523,18 +751,19 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
                 self._set_seats(tuple(range(n)))
             self._starter = (self._starter + 1) % n
             self._phase = _LINE
-            return
+            return record
         best = max(scores)
         tied = tuple(seat for seat in range(n) if scores[seat] == best)
         if len(tied) == 1 or self._tiebreaks >= rules.tiebreak_rounds:
             self._winners = tied
             self._phase = _OVER
             self._round -= 1
-            return
+            return record
         self._tiebreaks += 1
         self._set_seats(tied)
         self._starter = min(tied, key=lambda seat: (seat - self._starter - 1) % n)
         self._phase = _LINE
+        return record
 
     def _reopen_round(self, record: tuple[Any, ...]) -> None:
         scores, self._prev_cards, self._round, self._player, seats, self._starter, tiebreaks = (
@@ -543,15 +772,14 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         self._scores = scores.copy()
         self._tiebreaks = tiebreaks
         self._set_seats(seats)
-        del self._round_cards[-1]
-        del self._round_points[-1]
+        del self._rounds[-1]
         self._winners = ()
         self._phase = _PLAY
 
     def _set_seats(self, seats: tuple[int, ...]) -> None:
         """The seats of the round, and who follows and precedes whom among them."""
         self._seats = seats
-        self._next, self._prev = _turn_order(seats, self._players)
+        self._next, self._prev = _turn_order(seats, self._lay.players)
 
     # ----------------------------------------------------------------- copies and identity
 
@@ -559,14 +787,12 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         """:meth:`State.clone <tikigames.State.clone>`, with the class named so that compiled,
         ``__init__`` runs once (see the base class)."""
         if type(self) is not TikiToppleState:  # a subclass: its own class, at the cost of the slot
-            return type(self)(self._game, self)
-        return cast(Self, TikiToppleState(self._game, self))
+            return type(self)(self.game, self)
+        return cast(Self, TikiToppleState(self.game, self))
 
     def _copy_into(self, new: TikiToppleState) -> None:
-        new._players = self._players
-        new._topple_bottom = self._topple_bottom
+        new._lay = self._lay
         new._phase = self._phase
-        new._table = self._table
         new._line = self._line.copy()
         new._present = self._present
         new._removed = self._removed.copy()
@@ -585,8 +811,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         new._deck = self._deck
         new._prev_cards = self._prev_cards
         new._scores = self._scores.copy()
-        new._round_cards = self._round_cards.copy()
-        new._round_points = self._round_points.copy()
+        new._rounds = self._rounds.copy()
         new._winners = self._winners
 
     def _position_key(self) -> tuple[Any, ...]:
@@ -594,7 +819,8 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             self._phase, tuple(self._line), tuple(self._removed),
             tuple(map(tuple, self._hands)), self._player, self._round, self._tiebreaks,
             self._starter, self._seats, tuple(self._secrets), self._deal, self._deck,
-            self._prev_cards, tuple(self._scores), tuple(self._round_cards), self._winners,
+            self._prev_cards, tuple(self._scores), tuple([cards for cards, _, _ in self._rounds]),
+            self._winners,
         )  # fmt: skip
 
 
@@ -615,3 +841,12 @@ def _turn_order(seats: tuple[int, ...], players: int) -> tuple[tuple[int, ...], 
             preceding[seat] = seats[index - 1]
         order = _TURN_ORDERS[key] = (tuple(following), tuple(preceding))
     return order
+
+
+def seats_in_words(seats: Sequence[int]) -> str:
+    """``0, 1 and 3``: two seats or more, in words (the result's and the renderings').
+
+    >>> seats_in_words((0, 2)), seats_in_words([0, 1, 3])
+    ('0 and 2', '0, 1 and 3')
+    """
+    return ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"

@@ -10,8 +10,9 @@ tiki, 5 in the top two; ``A2``: its bottom tiki, 2 in the top three).
 
 A picture is drawn from a :class:`_View`, built either from a state (every secret card face up)
 or from an observation alone (the other players' cards of the round being played as backs; a
-finished round's cards as revealed). The cards each seat has played are replayed from the
-history's texts, which are public: the line, the order of turns and every card played.
+finished round's cards as revealed). Who played which card this round, and where it moved its
+tiki, is told by the state's ``round_so_far()`` or the observation's ``round_so_far`` (from
+the public history): the picture reads those facts, it replays nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from tikigames.tiki_topple.data import (
     score_card,
 )
 from tikigames.tiki_topple.observation import TikiToppleObservation
-from tikigames.tiki_topple.state import TikiToppleState
+from tikigames.tiki_topple.state import Play, TikiToppleState
 
 __all__ = ["svg_observation", "svg_state"]
 
@@ -102,17 +103,6 @@ _GROUP_W = 70.0
 _HIGHLIGHT = 3.0
 
 
-class _Play(NamedTuple):
-    """A card played this round: by whom, its text, and the tiki's positions (0-based)."""
-
-    seat: int
-    text: str
-    kind: int
-    tiki: int
-    before: int
-    after: int
-
-
 class _View(NamedTuple):
     """Everything a picture shows (built from a state or from an observation alone)."""
 
@@ -133,7 +123,7 @@ class _View(NamedTuple):
     whole: bool  # the whole position (a state's picture)
     setup: str  # the round's line text ("" before it)
     deals: tuple[tuple[int, str], ...]  # (seat, text) of each card dealt this round
-    plays: tuple[_Play, ...]
+    plays: tuple[Play, ...]
 
 
 def _counts(names: Sequence[str]) -> tuple[int, ...]:
@@ -143,70 +133,19 @@ def _counts(names: Sequence[str]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _replay(
-    history: Sequence[str],
-    players: int,
-    first_player: int,
-    finished_seats: Sequence[tuple[int, ...]],
-    live_seats: tuple[int, ...],
-) -> tuple[int, tuple[int, ...], str, tuple[tuple[int, str], ...], tuple[_Play, ...]]:
-    """The round drawn, from the public history: its number, seats, setup text, deals and
-    plays (each with its seat, found from the turn order, and the tiki's positions)."""
-    starts = [index for index, text in enumerate(history) if text.startswith("line")]
-    if not starts:
-        return 0, live_seats, "", (), ()
-    number = len(starts)
-    starter = first_player
-    seats = live_seats
-    for index in range(number):
-        seats = finished_seats[index] if index < len(finished_seats) else live_seats
-        if index:
-            previous = starter
-            starter = min(seats, key=lambda seat: (seat - previous - 1) % players)
-    setup = history[starts[-1]]
-    line = [TIKIS.index(name) for name in setup[5:].split(",")]
-    deals: list[tuple[int, str]] = []
-    plays: list[_Play] = []
-    turn = seats.index(starter)
-    for text in history[starts[-1] + 1 :]:
-        if text.startswith("secret"):
-            deals.append((seats[len(deals)], text))
-            continue
-        seat = seats[turn % len(seats)]
-        turn += 1
-        if text == "toast":
-            tiki = line.pop()
-            plays.append(_Play(seat, text, TOAST, tiki, len(line), len(line)))
-            continue
-        word, name = text.split(" ")
-        kind = CARD_NAMES.index(word)
-        tiki = TIKIS.index(name)
-        before = line.index(tiki)
-        del line[before]
-        after = len(line) if kind == TOPPLE else before - kind - 1
-        line.insert(after, tiki)
-        plays.append(_Play(seat, text, kind, tiki, before, after))
-    return number, seats, setup, tuple(deals), tuple(plays)
-
-
 def _view_of_state(state: TikiToppleState) -> _View:
     game = state.game
     rules = game.rules
     n = game.num_players
-    finished = state.round_cards()
-    rounds = [tuple(s for s, card in enumerate(cards) if card is not None) for cards in finished]
-    history = [action.text for action in state.history()]
-    number, seats, setup, deals, plays = _replay(
-        history, n, rules.first_player, rounds, state.seats()
-    )
-    over = 0 < number == len(finished)
+    told = state.round_so_far()
     cards = tuple(_NOT_DEALT if (card := state.secret(s)) is None else card for s in range(n))
     return _View(
-        n, rules.rounds, rules.target_score, number, over, state.current_player(), seats,
+        n, rules.rounds, rules.target_score, told.number, told.finished,
+        state.current_player(), told.seats,
         tuple(TIKIS.index(name) for name in state.line()),
         tuple(TIKIS.index(name) for name in state.toasted()),
         tuple(_counts(state.hand(seat)) for seat in range(n)), cards, tuple(state.scores()),
-        state.winners(), None, True, setup, deals, plays,
+        state.winners(), None, True, told.setup, told.deals, told.plays,
     )  # fmt: skip
 
 
@@ -214,27 +153,21 @@ def _view_of_observation(obs: TikiToppleObservation) -> _View:
     game = obs.game
     rules = game.rules
     n = game.num_players
-    rounds = [
-        tuple(s for s, card in enumerate(cards) if card is not None) for cards in obs.revealed
-    ]
-    number, seats, setup, deals, plays = _replay(
-        obs.history, n, rules.first_player, rounds, obs.seats
-    )
-    over = 0 < number == len(obs.revealed)
-    if over:
+    told = obs.round_so_far
+    if told.finished:
         cards = tuple(_NOT_DEALT if card is None else card for card in obs.revealed[-1])
     else:
-        dealt = {seat for seat, _ in deals}
+        dealt = {seat for seat, _ in told.deals}
         shown = [_HIDDEN if seat in dealt else _NOT_DEALT for seat in range(n)]
         if obs.player is not None and obs.secret is not None:
             shown[obs.player] = obs.secret
         cards = tuple(shown)
     return _View(
-        n, rules.rounds, rules.target_score, number, over, obs.current_player, seats,
-        tuple(TIKIS.index(name) for name in obs.line),
+        n, rules.rounds, rules.target_score, told.number, told.finished, obs.current_player,
+        told.seats, tuple(TIKIS.index(name) for name in obs.line),
         tuple(TIKIS.index(name) for name in obs.removed),
         tuple(_counts(hand) for hand in obs.hands), cards, obs.scores, obs.winners,
-        obs.player, False, setup, deals, plays,
+        obs.player, False, told.setup, told.deals, told.plays,
     )  # fmt: skip
 
 
@@ -249,8 +182,7 @@ def _fragment(draw: Callable[..., None], *args: object) -> str:
     """What ``draw(picture, *args)`` draws, as SVG elements (without the ``<svg>`` around)."""
     picture = Svg(1.0, 1.0)
     draw(picture, *args)
-    text = picture.render(16)
-    return text[text.index("</defs>") + len("</defs>") : -len("</svg>")]
+    return picture.fragment()
 
 
 def _titled(title: str, fragment: str) -> str:
@@ -682,7 +614,7 @@ def _proposed(picture: Svg, view: _View, highlight: str) -> None:
 
 
 def _panel(
-    picture: Svg, view: _View, seat: int, x: float, y: float, play: _Play | None, dealt: bool
+    picture: Svg, view: _View, seat: int, x: float, y: float, play: Play | None, dealt: bool
 ) -> None:
     """One seat: its letter, total, secret card, the cards played and those left in hand."""
     playing = seat in view.seats if view.round else True
@@ -717,7 +649,7 @@ def _panel(
         _hand(picture, view, seat, x + 134, y + 42, play)
 
 
-def _hand(picture: Svg, view: _View, seat: int, x: float, y: float, play: _Play | None) -> None:
+def _hand(picture: Svg, view: _View, seat: int, x: float, y: float, play: Play | None) -> None:
     """The cards ``seat`` played this round (in order), then the cards left in its hand."""
     played = [p for p in view.plays if p.seat == seat]
     left = [kind for kind in range(5) for _ in range(view.hands[seat][kind])]
