@@ -156,7 +156,7 @@ def test_bad_opponents_and_seats_are_refused() -> None:
     with pytest.raises(ValueError, match="one bot per other seat"):
         env("tiki_topple", opponents=[RandomBot(), RandomBot()])
     with pytest.raises(TypeError, match="must be a bot"):
-        env("tiki_topple", opponents=["random"])
+        env("tiki_topple", opponents=["random"])  # type: ignore[list-item]
     for seat in (-1, 2, True, 0.0):
         with pytest.raises(ValueError, match=r"seat must be an int in range\(2\)"):
             env("tiki_topple", seat=seat)  # type: ignore[arg-type]
@@ -184,7 +184,12 @@ def test_an_illegal_action_ends_the_episode_with_the_lowest_reward() -> None:
 
 
 def test_masks_are_the_legal_actions_and_the_reward_is_the_final_return() -> None:
-    for seat, options in ((0, {}), (2, {"players": 4}), (1, {"players": 2, "rounds": 1})):
+    cases: list[tuple[int, dict[str, Any]]] = [
+        (0, {}),
+        (2, {"players": 4}),
+        (1, {"players": 2, "rounds": 1}),
+    ]
+    for seat, options in cases:
         e = env("tiki_topple", seat=seat, **options)
         for episode in range(3):
             obs, info = e.reset(seed=episode)
@@ -239,3 +244,31 @@ def test_import_tikigames_does_not_import_the_adapter() -> None:
     code = "import sys, tikigames; print(sorted(m for m in sys.modules if 'gymnasium' in m))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_pickled_or_copied_env_plays_on_as_the_original() -> None:
+    """The episode's decision loop (a generator) does not pickle: a copy starts its own at the
+    agent's turn, drawing nothing, so it plays the rest of the episode exactly as the original."""
+    import copy
+    import pickle
+
+    original = env("tiki_topple", opponents=ISMCTSBot(iterations=10), players=3)
+    _, info = original.reset(seed=6)
+    for _ in range(2):
+        _, _, _, _, info = original.step(np.flatnonzero(info["action_mask"])[0])
+    copies = [pickle.loads(pickle.dumps(original)), copy.deepcopy(original)]
+    ends = [(run_episode_from(e, info, random.Random(3)), e.state.history()) for e in copies]
+    assert (
+        ends == [(run_episode_from(original, info, random.Random(3)), original.state.history())] * 2
+    )
+
+
+def run_episode_from(e: TikiGamesEnv, info: dict[str, Any], picker: random.Random) -> list[Any]:
+    """The rest of an episode under way (``info`` of its last step), as :func:`run_episode`."""
+    steps: list[Any] = []
+    done = False
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, done, truncated, info = e.step(legal[picker.randrange(len(legal))])
+        steps.append((obs.tolist(), reward, done, truncated, info["action_mask"].tolist()))
+    return steps

@@ -22,7 +22,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 import numpy as np
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
 
 import tikigames
 from tikigames import ActionError, IllegalActionError
@@ -325,3 +325,20 @@ def test_import_tikigames_imports_no_framework() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_pickled_or_copied_environment_plays_on_as_the_original() -> None:
+    """The episode's decision loop (a generator) does not pickle: a copy starts its own at the
+    same decision, drawing nothing, so the rest of the game and its chance are the original's."""
+    import copy
+    import pickle
+
+    original = raw("tiki_topple", {"players": 3})
+    original.reset(seed=8)
+    original.step(pick(original.observe(original.agent_selection), random.Random(0)))
+    copies = [pickle.loads(pickle.dumps(original)), copy.deepcopy(original)]
+    histories = []
+    for aec in (original, *copies):
+        list(play(aec, random.Random(1)))
+        histories.append(aec.game_state.history())
+    assert histories[0] == histories[1] == histories[2]

@@ -44,12 +44,16 @@ What the env gives, and why:
   ``super().reset``), and one ``random.Random`` drawn from it plays every chance outcome and
   every bot decision of the episode, so a seed replays the episode exactly; ``reset()`` without a
   seed draws the next episode's from the same generator.
+- **The loop**: an episode is one :func:`tikigames.core.play.decisions` loop, the one every
+  tool of the library plays on: chance is drawn inside it, the bots answer the other seats'
+  turns and each :meth:`~TikiGamesEnv.step` answers the agent's. So a seat's bot draws from the
+  generator exactly as it would in :func:`tikigames.play`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -61,6 +65,7 @@ from tikigames.adapters.arrays import tensor_array
 from tikigames.bots.random_bot import RandomBot
 from tikigames.core.bot import Bot
 from tikigames.core.game import Game
+from tikigames.core.play import Turn, decisions, next_turn
 from tikigames.core.registry import load
 from tikigames.core.state import State
 
@@ -115,7 +120,7 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             modes = self.metadata["render_modes"]
             raise ValueError(f"render_mode must be None or one of {modes}, not {render_mode!r}")
-        self._game = game
+        self._tiki_game = game
         self._seat = seat
         self._bots = _seat_bots(opponents, seat, players)
         self._illegal_reward = float(illegal_action_reward)
@@ -126,15 +131,17 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
         self.action_space = spaces.Discrete(game.num_distinct_actions)
         self._state: State[Any, Any, Any] | None = None
         self._rng = random.Random()
+        # The episode's decision loop, waiting at the agent's turn (None before the first reset).
+        self._loop: Generator[Turn, object, None] | None = None
         self._over = False
-        self._legal: set[int] = set()  # the agent's legal ids, as last observed
+        self._agent_legal: set[int] = set()  # the agent's legal ids, as last observed
 
     # ----------------------------------------------------------------- what it plays
 
     @property
     def game(self) -> Game[Any, Any, Any]:
         """The game the env plays."""
-        return self._game
+        return self._tiki_game
 
     @property
     def seat(self) -> int:
@@ -175,9 +182,11 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
         # One generator per episode, drawn from the seeded np_random: every chance outcome and
         # every bot decision come from it, so the seed fixes the whole episode.
         self._rng = random.Random(int(self.np_random.integers(0, 2**63)))
-        self._state = self._game.new_initial_state()
-        self._over = False
-        self._play_others()
+        self._state = state = self._tiki_game.new_initial_state()
+        self._loop = decisions(state, self._rng)
+        self._over = True  # until the loop is at the agent's turn: a bot's error ends it
+        self._play_others(next_turn(self._loop))
+        self._over = state.is_terminal()
         return self._observe()
 
     def step(
@@ -190,16 +199,16 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
             RuntimeError: before :meth:`reset`, or after the episode ended.
         """
         state = self.state
-        if self._over:
+        if self._over or self._loop is None:
             raise RuntimeError("the episode is over: call reset() to start another")
-        action_id = _action_id(action, self._game.num_distinct_actions)
-        if action_id not in self._legal:
+        action_id = _action_id(action, self._tiki_game.num_distinct_actions)
+        if action_id not in self._agent_legal:
             self._over = True
             obs, info = self._observe()
             info["illegal_action"] = True
             return obs, self._illegal_reward, True, False, info
-        state.apply_action(action_id)
-        self._play_others()
+        self._over = True  # until the loop is at the agent's turn: a bot's error ends it
+        self._play_others(next_turn(self._loop, action_id))  # legal: applied, never refused
         self._over = state.is_terminal()
         reward = state.returns()[self._seat] if self._over else 0.0
         obs, info = self._observe()
@@ -219,41 +228,52 @@ class TikiGamesEnv(gymnasium.Env[ObsArray, np.int64]):
     def action_masks(self) -> NDArray[np.bool_]:
         """The agent's legal actions as a bool array over the action ids (sb3-contrib's
         ``MaskablePPO`` convention); all ``False`` once the episode is over."""
-        mask = np.zeros(self._game.num_distinct_actions, dtype=np.bool_)
-        mask[list(self._legal)] = True
+        mask = np.zeros(self._tiki_game.num_distinct_actions, dtype=np.bool_)
+        mask[list(self._agent_legal)] = True
         return mask
 
     # ----------------------------------------------------------------- inside
 
-    def _play_others(self) -> None:
-        """Chance and the bots move until it is the agent's turn or the game is over."""
-        state = self.state
-        rng = self._rng
-        while not state.is_terminal():
-            player = state.current_player()
-            if player == self._seat:
-                return
-            if player < 0:
-                state.apply_unchecked(state.sample_chance(rng))
-            else:
-                bot = self._bots[player]
-                assert bot is not None
-                state.apply_action(bot.act(state.observation(player), rng))
+    def _play_others(self, turn: Turn | None) -> None:
+        """From ``turn`` (``None``: the game is over), the bots answer the loop's decisions,
+        chance being drawn between them, until it is the agent's turn or the game is over."""
+        loop, rng = self._loop, self._rng
+        assert loop is not None
+        while turn is not None and turn.player != self._seat:
+            bot = self._bots[turn.player]
+            assert bot is not None
+            turn = next_turn(loop, bot.act(turn.observation(), rng))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The env's attributes for pickling and copying, without the loop (a generator does
+        not pickle): :meth:`__setstate__` starts one again at the same position."""
+        attributes = self.__dict__.copy()
+        del attributes["_loop"]
+        return attributes
+
+    def __setstate__(self, attributes: dict[str, Any]) -> None:
+        """Restore a pickled or copied env: between steps the position is the agent's turn
+        (or the end), where a new loop takes the game up without drawing anything."""
+        self.__dict__.update(attributes)
+        self._loop = None
+        if self._state is not None:
+            self._loop = decisions(self._state, self._rng)
+            next_turn(self._loop)
 
     def _observe(self) -> tuple[ObsArray, dict[str, Any]]:
         """The agent's tensor and ``info``, new objects each call; notes the legal ids."""
         state = self.state
         obs = state.observation(self._seat)
-        self._legal = set() if self._over else {int(action) for action in obs.legal}
-        mask = np.zeros(self._game.num_distinct_actions, dtype=np.int8)
-        mask[list(self._legal)] = 1
+        self._agent_legal = set() if self._over else {int(action) for action in obs.legal}
+        mask = np.zeros(self._tiki_game.num_distinct_actions, dtype=np.int8)
+        mask[list(self._agent_legal)] = 1
         info: dict[str, Any] = {"action_mask": mask}
         if state.is_terminal():
             info["returns"] = tuple(state.returns())
         return tensor_array(obs), info
 
     def __repr__(self) -> str:
-        return f"TikiGamesEnv({self._game!r}, seat={self._seat})"
+        return f"TikiGamesEnv({self._tiki_game!r}, seat={self._seat})"
 
 
 def env(

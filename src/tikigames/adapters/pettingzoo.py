@@ -13,7 +13,9 @@ PettingZoo's ``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper`` and
   all 0.
 - Chance is not an agent: after every step (and at ``reset``) the environment draws every
   chance outcome with ``state.sample_chance(rng)``, ``rng`` a :class:`random.Random` seeded by
-  ``reset(seed=…)``, so the same seed and actions replay the same game.
+  ``reset(seed=…)``, so the same seed and actions replay the same game. An episode is one
+  :func:`tikigames.core.play.decisions` loop, the one every tool of the library plays on: the
+  agents' steps answer its decisions.
 - Rewards are the game's returns, all at the end (0 before). A game cut short by its own
   ``max_turns`` option is a draw by its rules, so it ends as terminated, never as truncated.
 - ``render_mode="ansi"``: :meth:`TikiGamesEnv.render` returns ``str(obs)`` of the agent to act;
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Generator
 from typing import Any, Final
 
 import gymnasium
@@ -48,6 +51,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from tikigames.adapters.arrays import tensor_array
 from tikigames.core.errors import ActionError
 from tikigames.core.game import Game
+from tikigames.core.play import Turn, decisions, next_turn
 from tikigames.core.registry import load
 from tikigames.core.state import State
 
@@ -107,18 +111,18 @@ class TikiGamesEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None or one of {RENDER_MODES}: {render_mode!r}")
-        self._game: Game[Any, Any, Any] = load(name, **options)
+        self._tiki_game: Game[Any, Any, Any] = load(name, **options)
         self.render_mode = render_mode
         self.metadata = {
             "name": f"tikigames_{name}",
             "render_modes": list(RENDER_MODES),
             "is_parallelizable": False,
         }
-        players = self._game.num_players
+        players = self._tiki_game.num_players
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        actions = self._game.num_distinct_actions
-        shape = self._game.observation_tensor_shape()
+        actions = self._tiki_game.num_distinct_actions
+        shape = self._tiki_game.observation_tensor_shape()
         # One space object per agent, returned by every call (PettingZoo seeds them in place).
         # The bounds are those the encodings keep: one-hots, flags and counts scaled to [0, 1].
         self.observation_spaces = {
@@ -132,7 +136,9 @@ class TikiGamesEnv(AECEnv):  # type: ignore[misc]
         }
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self._rng: random.Random | None = None
-        self._state: State[Any, Any, Any] = self._game.new_initial_state()
+        self._state: State[Any, Any, Any] = self._tiki_game.new_initial_state()
+        # The episode's decision loop, waiting at the next decision (None before reset).
+        self._loop: Generator[Turn, object, None] | None = None
         self._reset_bookkeeping()
 
     # ----------------------------------------------------------------- what it wraps
@@ -140,7 +146,7 @@ class TikiGamesEnv(AECEnv):  # type: ignore[misc]
     @property
     def game(self) -> Game[Any, Any, Any]:
         """The tikigames game (its options fixed when the environment was made)."""
-        return self._game
+        return self._tiki_game
 
     @property
     def game_state(self) -> State[Any, Any, Any]:
@@ -167,9 +173,9 @@ class TikiGamesEnv(AECEnv):  # type: ignore[misc]
         fixed when the environment is made."""
         if seed is not None or self._rng is None:
             self._rng = random.Random(seed)
-        self._state = self._game.new_initial_state()
+        self._state = self._tiki_game.new_initial_state()
         self._reset_bookkeeping()
-        self._resolve_chance(self._rng, [])
+        self._loop = self._resume()  # chance drawn up to the first decision
         self._select_next()
         if self.render_mode == "human":
             print(self.render())
@@ -180,7 +186,7 @@ class TikiGamesEnv(AECEnv):  # type: ignore[misc]
         obs = self._state.observation(self._seat[agent])
         # obs.legal_actions_mask() set from the legal ids: a list as long as the action table
         # (22,579 ids in six-player Tac-Tik) would cost more to build and convert.
-        mask = np.zeros(self._game.num_distinct_actions, dtype=np.int8)
+        mask = np.zeros(self._tiki_game.num_distinct_actions, dtype=np.int8)
         legal = obs.legal_actions()
         if legal:
             mask[legal] = 1
@@ -209,14 +215,20 @@ class TikiGamesEnv(AECEnv):  # type: ignore[misc]
             action_id = operator.index(action)
         except TypeError:
             raise ActionError(f"an action is an int id, not {action!r}") from None
-        texts = self._texts(action_id)  # before applying: ActionError when out of range
-        state.apply_action(action_id)  # IllegalActionError, nothing changed, when illegal
-        assert self._rng is not None  # set by reset, which OrderEnforcingWrapper demands first
-        self._resolve_chance(self._rng, texts)
+        loop = self._loop
+        assert loop is not None  # set by reset, which OrderEnforcingWrapper demands first
+        before = state.move_number()
+        try:
+            next_turn(loop, action_id)  # applied, then chance drawn up to the next decision
+        except ActionError:
+            # The loop ends with the error, the state unchanged: a new one takes it up at the
+            # same decision.
+            self._loop = self._resume()
+            raise
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        for other, seen in zip(self.possible_agents, texts, strict=True):
-            self.infos[other] = {"actions": tuple(seen)}
+        for seat, other in enumerate(self.possible_agents):
+            self.infos[other] = {"actions": state.seen_history(seat)[before:]}
         if state.is_terminal():
             for other, value in zip(self.possible_agents, state.returns(), strict=True):
                 self.rewards[other] = float(value)
@@ -249,20 +261,26 @@ class TikiGamesEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[0]
 
-    def _texts(self, action: int) -> list[list[str]]:
-        """Per seat, the text of ``action`` as that seat sees it, before it is applied."""
-        state = self._state
-        return [[state.action_to_string(action, seat)] for seat in range(len(self._seat))]
+    def _resume(self) -> Generator[Turn, object, None]:
+        """A decision loop on the current state, advanced to its next decision (drawing the
+        chance outcomes before it, none where the state is at a decision already)."""
+        assert self._rng is not None
+        loop = decisions(self._state, self._rng)
+        next_turn(loop)
+        return loop
 
-    def _resolve_chance(self, rng: random.Random, texts: list[list[str]]) -> None:
-        """Draw every chance outcome from here to the next decision or the end; append each
-        outcome's text, as each seat sees it, to ``texts`` (when it lists the seats)."""
-        state = self._state
-        while state.is_chance_node():
-            outcome = state.sample_chance(rng)
-            for seat, seen in enumerate(texts):
-                seen.append(state.action_to_string(outcome, seat))
-            state.apply_unchecked(outcome)
+    def __getstate__(self) -> dict[str, Any]:
+        """The environment's attributes for pickling and copying, without the loop (a
+        generator does not pickle): :meth:`__setstate__` starts one again."""
+        attributes = self.__dict__.copy()
+        del attributes["_loop"]
+        return attributes
+
+    def __setstate__(self, attributes: dict[str, Any]) -> None:
+        """Restore a pickled or copied environment: between steps the state is at a decision
+        (or the end), where a new loop takes the game up without drawing anything."""
+        self.__dict__.update(attributes)
+        self._loop = None if self._rng is None else self._resume()
 
     def _select_next(self) -> None:
         """The seat to act next, or at the end the first agent, for its dead step."""
