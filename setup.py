@@ -31,6 +31,7 @@ INTERPRETED = {
     "errors.py",
     "bot.py",
     "registry.py",
+    "runner.py",
     "arena.py",
     "bench.py",
     "cli.py",

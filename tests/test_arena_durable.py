@@ -19,7 +19,7 @@ import pytest
 import tikigames
 from tikigames import cli
 from tikigames.arena import WORKER_DIED, game_seed, round_robin
-from tikigames.bots import ISMCTSBot, RandomBot
+from tikigames.bots import Bot, ISMCTSBot, RandomBot
 from tikigames.cli import main
 from tikigames.core.action import Action
 from tikigames.core.observation import Observation
@@ -55,7 +55,7 @@ def lines(path: Path) -> list[dict[str, Any]]:
 
 def test_out_records_every_game_and_resume_skips_them(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
-    bots = [ISMCTSBot(iterations=5), RandomBot()]
+    bots: list[Bot] = [ISMCTSBot(iterations=5), RandomBot()]
     whole = tikigames.arena(GAME, bots, games=6, seed=4, labels=["i", "r"], out=out)
     header, *records = lines(out)
     assert header["format"] == "tikigames-arena/1" and header["seed"] == 4
@@ -106,7 +106,7 @@ def test_out_refuses_to_overwrite_or_mix_tournaments(tmp_path: Path) -> None:
 
 def test_a_tournament_grows_when_resumed_with_more_games(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
-    bots = [ISMCTSBot(iterations=5), RandomBot()]
+    bots: list[Bot] = [ISMCTSBot(iterations=5), RandomBot()]
     whole = tikigames.arena(GAME, bots, games=7, seed=3, labels=["i", "r"])
     tikigames.arena(GAME, bots, games=4, seed=3, labels=["i", "r"], out=out)
     grown = tikigames.arena(GAME, bots, games=7, labels=["i", "r"], out=out, resume=True)
@@ -114,7 +114,7 @@ def test_a_tournament_grows_when_resumed_with_more_games(tmp_path: Path) -> None
     header, *records = lines(out)
     assert header["games"] == 4 and sorted(r["index"] for r in records) == list(range(7))
     # A round robin too: its game j of every pairing comes before any game j + 1.
-    rr_bots = [ISMCTSBot(iterations=5), RandomBot(), RandomBot()]
+    rr_bots: list[Bot] = [ISMCTSBot(iterations=5), RandomBot(), RandomBot()]
     labels = ["i", "r1", "r2"]
     rr_whole = round_robin(GAME, rr_bots, games=5, seed=8, labels=labels)
     rr_out = tmp_path / "rr.jsonl"
@@ -178,7 +178,7 @@ def test_a_run_killed_with_sigkill_resumes_to_the_same_table(tmp_path: Path) -> 
 
 
 def test_a_bot_that_raises_costs_its_game_only() -> None:
-    bots = [Flaky(), RandomBot()]
+    bots: list[Bot] = [Flaky(), RandomBot()]
     result = tikigames.arena(GAME, bots, games=10, seed=5, labels=["flaky", "random"])
     assert 0 < len(result.errors) < 10
     assert result.games + len(result.errors) == 10
@@ -216,7 +216,7 @@ def test_a_worker_that_dies_costs_its_game_only() -> None:
 
 
 def test_round_robin_pairs_every_bot_and_rates_them(tmp_path: Path) -> None:
-    bots = [ISMCTSBot(iterations=10), RandomBot(), RandomBot()]
+    bots: list[Bot] = [ISMCTSBot(iterations=10), RandomBot(), RandomBot()]
     labels = ["ismcts", "r1", "r2"]
     result = round_robin(GAME, bots, games=4, seed=2, labels=labels)
     assert result.round_robin and result.games == 12

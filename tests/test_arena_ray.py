@@ -16,7 +16,7 @@ import pytest
 
 import tikigames
 from tikigames.arena import WORKER_DIED, round_robin
-from tikigames.bots import ISMCTSBot, RandomBot
+from tikigames.bots import Bot, ISMCTSBot, RandomBot
 from tikigames.core.action import Action
 from tikigames.core.observation import Observation
 
@@ -73,13 +73,13 @@ class Flaky:
 
 
 def test_ray_plays_the_same_games_as_processes() -> None:
-    bots = [ISMCTSBot(iterations=8), RandomBot()]
+    bots: list[Bot] = [ISMCTSBot(iterations=8), RandomBot()]
     labels = ["ismcts", "random"]
     local = tikigames.arena(GAME, bots, games=6, workers=2, seed=11, labels=labels)
     remote = tikigames.arena(GAME, bots, games=6, workers=2, seed=11, labels=labels, backend="ray")
     assert remote == local and remote.backend == "ray" and remote.workers == 2
     assert [r.returns for r in remote.records] == [r.returns for r in local.records]
-    players = [ISMCTSBot(iterations=5), RandomBot(), RandomBot()]
+    players: list[Bot] = [ISMCTSBot(iterations=5), RandomBot(), RandomBot()]
     names = ["ismcts", "r1", "r2"]
     assert round_robin(GAME, players, games=2, seed=3, labels=names, backend="ray") == (
         round_robin(GAME, players, games=2, seed=3, labels=names)

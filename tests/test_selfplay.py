@@ -3,6 +3,7 @@ from every backend (docs: Self-play data)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -19,9 +20,11 @@ import tikigames
 from tikigames.arena import game_seed
 from tikigames.bots import ISMCTSBot, MCTSBot, RandomBot
 from tikigames.cli import main
+from tikigames.records import RecordsError, RecordsInUseError, locked_directory
 from tikigames.selfplay import (
     FORMAT,
     MANIFEST,
+    SelfPlayError,
     arrays,
     play_game,
     read,
@@ -129,6 +132,15 @@ def test_the_shards_follow_the_documented_schema(reference: Path) -> None:
             assert all(p >= 0 for p in row["policy"])
             assert row["action"] == final.history()[row["step"]]
             assert row["final_return"] == final.returns()[row["seat"]]
+
+
+def test_seeded_records_are_pinned(tmp_path: Path) -> None:
+    """The digest of a run's records computed before self-play moved onto the runner."""
+    selfplay(GAME, BOT, 4, 7, tmp_path, shard_games=2)
+    table = read(tmp_path)
+    columns = {name: table.column(name).to_pylist() for name in table.column_names}
+    text = json.dumps(columns, sort_keys=True).encode()
+    assert (table.num_rows, hashlib.sha256(text).hexdigest()[:16]) == (56, "b3f9bb767c0d858f")
 
 
 def test_arrays_are_ready_for_training(reference: Path) -> None:
@@ -248,6 +260,58 @@ def test_a_run_is_not_overwritten_nor_resumed_with_other_settings(
         run(out, games=5, resume=True)  # games 4 and 5 are one shard already
     grown = run(out, games=8, resume=True)  # more games: new shards after the old
     assert grown.played == 2 and len(grown.shards) == 4
+
+
+def test_a_bad_shard_is_played_again_on_resume(reference: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    run(other, seed=SEED + 1)  # a run of another seed, to copy a shard from
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    truncated, emptied, foreign = (out / shard_name(first, first + 1) for first in (0, 2, 4))
+    truncated.write_bytes(truncated.read_bytes()[:-100])
+    emptied.write_bytes(b"")
+    shutil.copyfile(other / shard_name(4, 5), foreign)
+    with pytest.raises(RecordsError, match="not a shard of the run"):
+        read(out)  # refused, not ArrowInvalid nor rows of two seeds
+    result = run(out, resume=True)
+    assert result.played == GAMES and len(result.rejected) == 3
+    assert "not readable Parquet" in result.rejected[0] and "seed" in result.rejected[2]
+    assert tables_equal(read(out), read(reference))
+    assert sorted(p.name for p in out.glob("*.rejected")) == [
+        shard_name(first, first + 1) + ".rejected" for first in (0, 2, 4)
+    ]  # kept aside, not destroyed
+
+
+def test_a_shard_with_rows_of_another_seed_is_refused(reference: Path, tmp_path: Path) -> None:
+    """Metadata that says the run's, rows that are not: the rows are checked too."""
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    path = out / shard_name(2, 3)
+    table = pq.read_table(path)
+    seeds = pa.array([seed + 1 for seed in table.column("seed").to_pylist()], pa.uint64())
+    pq.write_table(
+        table.set_column(table.schema.get_field_index("seed"), table.schema.field("seed"), seeds),
+        path,
+    )
+    with pytest.raises(RecordsError, match="seeded"):
+        read(out)
+    assert run(out, resume=True).played == 2
+    assert tables_equal(read(out), read(reference))
+
+
+def test_one_run_at_a_time_writes_a_directory(tmp_path: Path) -> None:
+    with locked_directory(tmp_path), pytest.raises(RecordsInUseError, match="in use"):
+        run(tmp_path)
+
+
+def test_a_failed_game_stops_the_run_with_its_seed(tmp_path: Path) -> None:
+    class Failing(ISMCTSBot):
+        def act_and_policy(self, obs: Any, rng: Any) -> Any:
+            raise RuntimeError("no\x1b[2J policy")
+
+    with pytest.raises(SelfPlayError, match=r"game 0 \(seed \d+\) failed: RuntimeError") as caught:
+        selfplay(GAME, Failing(iterations=2), 2, 1, tmp_path)
+    assert caught.value.seed == game_seed(1, 0) and "\x1b" not in str(caught.value)
 
 
 def test_bad_arguments_are_refused(tmp_path: Path) -> None:

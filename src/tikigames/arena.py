@@ -14,14 +14,15 @@ returns, and *draws* otherwise (a draw, or a win shared by every player). Rates 
 confidence intervals.
 
 Durability: with ``out=FILE`` each finished game is appended to a JSON-lines file
-(:mod:`tikigames.records`) at once, and ``resume=True`` plays only the games the file lacks.
-Faults: a bot that raises, or a worker process that dies, costs its game only — the game is
-reported as a :class:`GameError` with its index and seed, apart from the results, and the
-tournament goes on. :func:`round_robin` plays every pairing of several bots and rates them
-(:mod:`tikigames.ratings`).
+(:mod:`tikigames.records`, locked while the tournament runs) at once, and ``resume=True`` plays
+only the games the file lacks, after checking every record it holds in full (docs: Running long
+jobs). Faults: a bot that raises, or a worker process that dies twice, costs its game only — the
+game is reported as a :class:`GameError` with its index and seed, apart from the results, and
+the tournament goes on. The games are played by :mod:`tikigames.runner` (local processes or
+Ray, the same for self-play). :func:`round_robin` plays every pairing of several bots and rates
+them (:mod:`tikigames.ratings`).
 
-A tool, in the top layer: built on the library, it may import any of it. Ray is imported only
-when ``backend="ray"``.
+A tool, in the top layer: built on the library, it may import any of it.
 """
 
 from __future__ import annotations
@@ -29,27 +30,25 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
-import multiprocessing
 import os
 import random
 import time
-import traceback
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from tikigames.core.action import Action
 from tikigames.core.bot import Bot
+from tikigames.core.errors import shown
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
 from tikigames.core.play import play
 from tikigames.ratings import Rating, bradley_terry
-from tikigames.records import RecordFile
+from tikigames.records import RecordFile, RecordsError, printable
+from tikigames.runner import WORKER_DIED, Backend, Done, Runner, RunSettings
 
 __all__ = [
+    "WORKER_DIED",
     "ArenaResult",
     "BotRecord",
     "GameError",
@@ -61,14 +60,8 @@ __all__ = [
     "wilson",
 ]
 
-#: Where the games are played: in local processes, or as tasks on a Ray cluster.
-Backend = Literal["processes", "ray"]
-
 #: The first line of an ``out=`` file: what it records (its other keys identify the tournament).
 RECORDS_FORMAT = "tikigames-arena/1"
-
-#: The error of a game whose worker died twice (the message is the same on every backend).
-WORKER_DIED = "WorkerDied: the worker process died while playing this game, twice"
 
 #: The normal quantile of a two-sided 95% interval.
 _Z95 = 1.959963984540054
@@ -139,30 +132,40 @@ class GameRecord:
 
     def to_json(self, *, seconds: bool = False) -> dict[str, Any]:
         """The record as a JSON-ready dict (with the timings if ``seconds``)."""
-        data: dict[str, Any] = {
-            "index": self.index,
-            "seed": self.seed,
-            "labels": list(self.labels),
-            "returns": list(self.returns),
-            "length": self.length,
-            "moves": list(self.moves),
-        }
-        if seconds:
-            data["seconds"] = list(self.seconds)
+        data = _lists(asdict(self))
+        if not seconds:
+            del data["seconds"]
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameRecord:
-        """The record :meth:`to_json` wrote (timings default to 0 when absent)."""
-        moves = tuple(int(m) for m in data["moves"])
+    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+        """The record :meth:`to_json` wrote (timings default to 0 when absent), checked in
+        full: every key there and of its type, one return, move count and timing per seat,
+        finite numbers, ints that are ints (not bools, not floats).
+
+        >>> from tikigames.arena import GameRecord
+        >>> GameRecord.from_json({"index": 0.7, "seed": 1, "labels": ["a"], "returns": [1.0],
+        ...                       "length": 3, "moves": [2]})
+        Traceback (most recent call last):
+        ...
+        tikigames.records.RecordsError: its 'index' must be an int ≥ 0, not 0.7
+
+        Raises:
+            RecordsError: a key is missing, unknown or malformed (the message names it).
+        """
+        _keys(data, ("index", "seed", "labels", "returns", "length", "moves"), ("seconds",))
+        labels = _labels(data)
+        seats = len(labels)
         return cls(
-            index=int(data["index"]),
-            seed=int(data["seed"]),
-            labels=tuple(str(label) for label in data["labels"]),
-            returns=tuple(float(r) for r in data["returns"]),
-            length=int(data["length"]),
-            moves=moves,
-            seconds=tuple(float(x) for x in data.get("seconds", [0.0] * len(moves))),
+            index=_natural(data, "index"),
+            seed=_natural(data, "seed"),
+            labels=labels,
+            returns=_numbers(data, "returns", seats),
+            length=_natural(data, "length"),
+            moves=tuple(_natural_in(data, "moves", seats)),
+            seconds=_numbers(data, "seconds", seats, least=0.0)
+            if "seconds" in data
+            else (0.0,) * seats,
         )
 
 
@@ -187,23 +190,29 @@ class GameError:
 
     def to_json(self) -> dict[str, Any]:
         """The error as a JSON-ready dict."""
-        return {
-            "index": self.index,
-            "seed": self.seed,
-            "labels": list(self.labels),
-            "error": self.error,
-            "details": self.details,
-        }
+        return _lists(asdict(self))
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameError:
-        """The error :meth:`to_json` wrote."""
+    def from_json(cls, data: Mapping[str, Any]) -> GameError:
+        """The error :meth:`to_json` wrote, checked in full as :meth:`GameRecord.from_json`
+        checks a record.
+
+        Raises:
+            RecordsError: a key is missing, unknown or malformed (the message names it).
+        """
+        _keys(data, ("index", "seed", "labels", "error"), ("details",))
+        details = data.get("details", "")
+        if not isinstance(details, str):
+            raise RecordsError(f"its 'details' must be a string, not {shown(details)}")
+        error = data["error"]
+        if not isinstance(error, str):
+            raise RecordsError(f"its 'error' must be a string, not {shown(error)}")
         return cls(
-            index=int(data["index"]),
-            seed=int(data["seed"]),
-            labels=tuple(str(label) for label in data["labels"]),
-            error=str(data["error"]),
-            details=str(data.get("details", "")),
+            index=_natural(data, "index"),
+            seed=_natural(data, "seed"),
+            labels=_labels(data),
+            error=error,
+            details=details,
         )
 
 
@@ -226,14 +235,7 @@ class Pairing:
 
     def to_json(self) -> dict[str, Any]:
         """The counts as a JSON-ready dict."""
-        return {
-            "a": self.a,
-            "b": self.b,
-            "games": self.games,
-            "a_wins": self.a_wins,
-            "draws": self.draws,
-            "b_wins": self.b_wins,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -389,7 +391,9 @@ class ArenaResult:
     def table(self) -> str:
         """A readable table: per label the win, draw and loss rates with their 95% intervals,
         the mean return and the thinking time per move; then the mean game length; a round
-        robin's ratings and pairings; the errors, each with its game's index and seed."""
+        robin's ratings and pairings; the errors, each with its game's index and seed. Labels
+        and errors are shown with their control characters escaped
+        (:func:`~tikigames.records.printable`): they may come from a record file."""
         options = ", ".join(f"{k}={v}" for k, v in self.game.options.items())
         failed = f" ({len(self.errors)} more failed)" if self.errors else ""
         kind = (
@@ -406,7 +410,7 @@ class ArenaResult:
 
         for bot in self.bots:
             lines.append(
-                f"{bot.label:<16} {bot.seats:>5} {rate(bot.win_rate, bot.win_ci):>22}"
+                f"{printable(bot.label):<16} {bot.seats:>5} {rate(bot.win_rate, bot.win_ci):>22}"
                 f" {rate(bot.draw_rate, bot.draw_ci):>22} {rate(bot.loss_rate, bot.loss_ci):>22}"
                 f" {bot.mean_return:>+7.3f} {bot.seconds_per_move:>8.4f}"
             )
@@ -426,17 +430,21 @@ class ArenaResult:
                 interval = f"[{rating.low:+.0f}, {rating.high:+.0f}]"
                 score = f"{rating.score:g} of {rating.games}"
                 lines.append(
-                    f"{rank:>4} {rating.label:<16} {rating.elo:>+7.0f} {interval:>18} {score:>14}"
+                    f"{rank:>4} {printable(rating.label):<16} {rating.elo:>+7.0f}"
+                    f" {interval:>18} {score:>14}"
                 )
             if not self.ratings:
                 lines.append("     (too few games to rate every bot)")
             for pair in self.pairings:
                 lines.append(
-                    f"  {pair.a} vs {pair.b}: {pair.a_wins} won, {pair.draws} drawn,"
+                    f"  {printable(pair.a)} vs {printable(pair.b)}: {pair.a_wins} won,"
+                    f" {pair.draws} drawn,"
                     f" {pair.b_wins} lost of {pair.games}"
                 )
         for error in self.errors:
-            lines.append(f"error in game {error.index} (seed {error.seed}): {error.error}")
+            lines.append(
+                f"error in game {error.index} (seed {error.seed}): {printable(error.error)}"
+            )
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -482,6 +490,68 @@ def _pairing(a: str, b: str, records: Iterable[GameRecord]) -> Pairing:
     return Pairing(a, b, a_wins + draws + b_wins, a_wins, draws, b_wins)
 
 
+def _lists(data: dict[str, Any]) -> dict[str, Any]:
+    """``asdict``'s tuples as JSON's lists (so that a dict reads back equal to itself)."""
+    return {key: list(value) if isinstance(value, tuple) else value for key, value in data.items()}
+
+
+def _keys(data: Mapping[str, Any], required: Sequence[str], optional: Sequence[str]) -> None:
+    missing = [key for key in required if key not in data]
+    if missing:
+        raise RecordsError(f"it lacks {printable(', '.join(repr(k) for k in missing))}")
+    unknown = sorted(set(data) - {*required, *optional})
+    if unknown:
+        raise RecordsError(f"it has unknown key(s) {printable(', '.join(map(repr, unknown)))}")
+
+
+def _natural(data: Mapping[str, Any], key: str) -> int:
+    value = data[key]
+    if type(value) is not int or value < 0:
+        raise RecordsError(f"its {key!r} must be an int ≥ 0, not {shown(value)}")
+    return value
+
+
+def _sized(data: Mapping[str, Any], key: str, seats: int | None) -> list[Any]:
+    value = data[key]
+    if not isinstance(value, list) or not value or (seats is not None and len(value) != seats):
+        per = f"one per seat ({seats})" if seats is not None else "not empty"
+        raise RecordsError(f"its {key!r} must be a list, {per}, not {shown(value)}")
+    return value
+
+
+def _natural_in(data: Mapping[str, Any], key: str, seats: int) -> list[int]:
+    values = _sized(data, key, seats)
+    for value in values:
+        if type(value) is not int or value < 0:
+            raise RecordsError(f"its {key!r} must hold ints ≥ 0, not {shown(value)}")
+    return values
+
+
+def _numbers(
+    data: Mapping[str, Any], key: str, seats: int, least: float = -math.inf
+) -> tuple[float, ...]:
+    numbers = []
+    for value in _sized(data, key, seats):
+        if (
+            type(value) not in (int, float)
+            or not math.isfinite(value)
+            or value < least
+            or abs(value) > 2**53
+        ):
+            bound = "" if least == -math.inf else f" ≥ {least:g}"
+            raise RecordsError(f"its {key!r} must hold finite numbers{bound}, not {shown(value)}")
+        numbers.append(float(value))
+    return tuple(numbers)
+
+
+def _labels(data: Mapping[str, Any]) -> tuple[str, ...]:
+    labels = _sized(data, "labels", None)
+    for label in labels:
+        if not isinstance(label, str):
+            raise RecordsError(f"its 'labels' must hold strings, not {shown(label)}")
+    return tuple(labels)
+
+
 class _Timed:
     """A seat's bot, counting its decisions and thinking time (it sees what the bot sees)."""
 
@@ -503,174 +573,69 @@ class _Timed:
         return repr(self.bot)
 
 
-#: A game to play: its index, and for each seat the entry of the bots that sits there.
-_Task = tuple[int, tuple[int, ...]]
 _Outcome = GameRecord | GameError
 
 
+@dataclass(frozen=True)
+class _Seating:
+    """Who sits where in each game of a tournament, computed from the game's index alone (so
+    that no list of games is built, whatever their number).
+
+    ``pairs`` empty: a lineup of ``seats`` bots, entry ``k`` in seat ``(k + index) mod seats``.
+    Otherwise a round robin: game ``j · P + p`` is pairing ``p``'s game ``j``."""
+
+    seats: int
+    pairs: tuple[tuple[int, int], ...] = ()
+
+    def entries(self, index: int) -> tuple[int, ...]:
+        """For each seat of game ``index``, the entry of the bots that sits there."""
+        n = self.seats
+        if not self.pairs:
+            return tuple((seat - index) % n for seat in range(n))
+        j, p = divmod(index, len(self.pairs))
+        a, b = self.pairs[p]
+        swap = n % 2 == 1 and (j // n) % 2 == 1
+        first, second = (b, a) if swap else (a, b)
+        base = [first if seat % 2 == 0 else second for seat in range(n)]
+        return tuple(base[(seat - j) % n] for seat in range(n))
+
+
 class _Player:
-    """What a worker plays with: the game, the bots, their labels and the tournament's seed,
-    sent to it once. It is also the Ray backend's actor class."""
+    """The runner's job: what a worker plays with — the game, the bots, their labels, the
+    seating and the tournament's seed, sent to it once. Called with a game's index, it plays
+    that game (a bot's exception goes up to the runner, which reports it)."""
 
     def __init__(
-        self, game: Game[Any, Any, Any], bots: Sequence[Bot], labels: Sequence[str], seed: int
+        self,
+        game: Game[Any, Any, Any],
+        bots: Sequence[Bot],
+        labels: Sequence[str],
+        seed: int,
+        seating: _Seating,
     ) -> None:
         self.game = game
         self.bots = tuple(bots)
         self.labels = tuple(labels)
         self.seed = seed
+        self.seating = seating
 
-    def play(self, task: _Task) -> _Outcome:
-        """Play one game; a bot's exception becomes a :class:`GameError`."""
-        index, entries = task
+    def seats(self, index: int) -> tuple[str, ...]:
+        """The label in each seat of game ``index``."""
+        return tuple(self.labels[k] for k in self.seating.entries(index))
+
+    def __call__(self, index: int) -> GameRecord:
         seed = game_seed(self.seed, index)
-        labels = tuple(self.labels[k] for k in entries)
-        seats = [_Timed(self.bots[k]) for k in entries]
-        try:
-            final = play(self.game, seats, seed=seed)
-        except Exception as error:  # a bot's fault: report it, play on
-            return GameError(
-                index, seed, labels, f"{type(error).__name__}: {error}", traceback.format_exc()
-            )
+        seats = [_Timed(self.bots[k]) for k in self.seating.entries(index)]
+        final = play(self.game, seats, seed=seed)
         return GameRecord(
             index=index,
             seed=seed,
-            labels=labels,
+            labels=self.seats(index),
             returns=tuple(final.returns()),
             length=len(final.history()),
             moves=tuple(seat.moves for seat in seats),
             seconds=tuple(seat.seconds for seat in seats),
         )
-
-
-# The player of each worker process, set once by _setup.
-_WORKER: list[_Player] = []
-
-
-def _setup(player: _Player) -> None:
-    _WORKER[:] = [player]
-
-
-def _play_task(task: _Task) -> _Outcome:
-    return _WORKER[0].play(task)
-
-
-def _died(player: _Player, task: _Task, details: str) -> GameError:
-    index, entries = task
-    labels = tuple(player.labels[k] for k in entries)
-    return GameError(index, game_seed(player.seed, index), labels, WORKER_DIED, details)
-
-
-def _play_processes(
-    player: _Player, tasks: Sequence[_Task], workers: int, done: Callable[[_Outcome], None]
-) -> None:
-    """Play ``tasks`` in ``workers`` processes (in this one if 1). When a worker dies, every
-    game it might have been playing is played again alone, in a fresh process: a game whose
-    worker dies a second time is reported as an error."""
-    if workers == 1:
-        for task in tasks:
-            done(player.play(task))
-        return
-    queue = deque(tasks)
-    suspects: deque[_Task] = deque()
-    context = multiprocessing.get_context()
-    while queue or suspects:
-        alone = bool(suspects)
-        pool = ProcessPoolExecutor(1 if alone else workers, context, _setup, (player,))
-        running: dict[Future[_Outcome], _Task] = {}
-        try:
-            if alone:
-                task = suspects.popleft()
-                running[pool.submit(_play_task, task)] = task
-            while running or (queue and not alone):
-                while queue and not alone and len(running) < 2 * workers:
-                    task = queue.popleft()
-                    running[pool.submit(_play_task, task)] = task
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                broken = False
-                for future in sorted(finished, key=lambda f: running[f][0]):
-                    task = running.pop(future)
-                    try:
-                        done(future.result())
-                    except BrokenProcessPool as error:
-                        broken = True
-                        if alone:
-                            done(_died(player, task, str(error)))
-                        else:
-                            suspects.append(task)
-                if broken:
-                    wait(running)
-                    for future, task in sorted(running.items(), key=lambda item: item[1][0]):
-                        if future.exception() is None:
-                            done(future.result())
-                        else:
-                            suspects.append(task)
-                    running.clear()
-                    break
-        finally:
-            pool.shutdown(wait=not running, cancel_futures=True)
-
-
-def _play_ray(
-    player: _Player,
-    tasks: Sequence[_Task],
-    workers: int | None,
-    address: str | None,
-    done: Callable[[_Outcome], None],
-) -> int:
-    """Play ``tasks`` on a Ray cluster (a local one if Ray is not initialised and no
-    ``address`` is given), one actor per worker holding the bots, one game in flight per actor.
-    A game whose actor dies is played again on a fresh actor; if that one dies too, it is
-    reported as an error. Returns the number of workers."""
-    try:
-        import ray  # type: ignore[import-not-found, unused-ignore]  # optional: tikigames[ray]
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError("backend='ray' needs Ray: pip install 'tikigames[ray]'") from None
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    actors: list[Any] = []
-    try:
-        if workers is None:
-            resources = ray.cluster_resources()  # type: ignore[no-untyped-call, unused-ignore]
-            workers = max(1, int(resources.get("CPU", 1)))
-        remote = ray.remote(num_cpus=1)(_Player)
-        # Into the object store once; each actor fetches them once, when it starts.
-        game, bots = ray.put(player.game), ray.put(player.bots)
-
-        def fresh() -> Any:
-            actor = remote.remote(game, bots, player.labels, player.seed)
-            actors.append(actor)
-            return actor
-
-        queue = deque(tasks)
-        pending: dict[Any, tuple[Any, _Task, int]] = {}
-
-        def submit(actor: Any, task: _Task, attempt: int) -> None:
-            pending[actor.play.remote(task)] = (actor, task, attempt)
-
-        for _ in range(min(workers, len(queue))):
-            submit(fresh(), queue.popleft(), 0)
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            actor, task, attempt = pending.pop(ready[0])
-            try:
-                outcome: _Outcome = ray.get(ready[0])
-            except ray.exceptions.RayActorError as error:
-                actor = fresh()
-                if attempt == 0:
-                    submit(actor, task, 1)
-                    continue
-                outcome = _died(player, task, str(error))
-            done(outcome)
-            if queue:
-                submit(actor, queue.popleft(), 0)
-        return workers
-    finally:
-        for actor in actors:
-            ray.kill(actor)
-        if started:
-            ray.shutdown()
 
 
 def _summarise(labels: Sequence[str], records: Sequence[GameRecord]) -> tuple[BotRecord, ...]:
@@ -717,116 +682,160 @@ def _rate(players: Sequence[str], records: Sequence[GameRecord]) -> tuple[Rating
         return ()
 
 
-def _check(game: Game[Any, Any, Any], games: int, workers: int | None, backend: str) -> None:
+def _check_games(games: int) -> None:
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be an int ≥ 1, not {games!r}")
-    if workers is not None and (type(workers) is not int or workers < 1):
-        raise ValueError(f"workers must be an int ≥ 1 or None, not {workers!r}")
-    if backend not in ("processes", "ray"):
-        raise ValueError(f"backend must be 'processes' or 'ray', not {backend!r}")
 
 
-def _run(
-    kind: str,
-    game: Game[Any, Any, Any],
-    bots: Sequence[Bot],
-    names: Sequence[str],
-    tasks: Sequence[_Task],
-    workers: int | None,
-    seed: int | None,
-    backend: str,
-    address: str | None,
-    out: str | os.PathLike[str] | None,
-    resume: bool,
-    progress: Callable[[int, int], None] | None,
-) -> ArenaResult:
-    """Play ``tasks`` (skipping those ``out`` holds when resuming), recording each outcome as
-    it comes, and gather the results."""
-    header: dict[str, Any] = {
-        "format": RECORDS_FORMAT,
-        "tournament": kind,
-        "game": game.name,
-        "options": dict(game.options),
-        "games": len(tasks),
-        "labels": list(names),
-        "bots": [repr(bot) for bot in bots],
-    }
-    if seed is None and out is not None and resume:
-        found = RecordFile.read_header(out)
-        if found is not None and isinstance(found.get("seed"), int):
-            seed = found["seed"]  # resuming continues the recorded tournament's seed
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**63)
-    header["seed"] = seed
-    player = _Player(game, bots, names, seed)
+@dataclass(frozen=True)
+class _Tournament:
+    """What :func:`arena` and :func:`round_robin` ask :func:`_run` to play.
+
+    Attributes:
+        kind: ``"lineup"`` or ``"round-robin"`` (the file header's ``tournament``).
+        game, bots, labels: the game, the bots and one label per bot.
+        seating: who sits where in each game.
+        games: the number of games of the tournament (a round robin's, all pairings).
+        seed: the tournament's seed, or ``None`` (read back when resuming, else drawn).
+        run: the workers and the backend.
+        out, resume, progress: as :func:`arena` takes them.
+    """
+
+    kind: Literal["lineup", "round-robin"]
+    game: Game[Any, Any, Any]
+    bots: tuple[Bot, ...]
+    labels: tuple[str, ...]
+    seating: _Seating
+    games: int
+    seed: int | None
+    run: RunSettings
+    out: str | os.PathLike[str] | None
+    resume: bool
+    progress: Callable[[int, int], None] | None
+
+    def header(self, seed: int) -> dict[str, Any]:
+        """The first line of its ``out`` file."""
+        return {
+            "format": RECORDS_FORMAT,
+            "tournament": self.kind,
+            "game": self.game.name,
+            "options": dict(self.game.options),
+            "games": self.games,
+            "labels": list(self.labels),
+            "bots": [repr(bot) for bot in self.bots],
+            "seed": seed,
+        }
+
+    def seed_to_use(self) -> int:
+        """The seed given; else, when resuming, the one recorded in ``out``; else a new one."""
+        if self.seed is not None:
+            return self.seed
+        if self.out is not None and self.resume:
+            found = RecordFile.read_header(self.out)
+            if found is not None:
+                recorded = found.get("seed")
+                if type(recorded) is not int or recorded < 0:
+                    raise RecordsError(f"{self.out}: its header's seed is {shown(recorded)}")
+                return recorded
+        return random.SystemRandom().randrange(2**63)
+
+
+def _read_back(
+    store: RecordFile, player: _Player, games: int
+) -> tuple[dict[int, GameRecord], dict[int, GameError]]:
+    """The games ``store`` holds, each checked in full against the tournament: a record that is
+    malformed, of another tournament, beyond ``games`` or a second, different record of a game is
+    refused with its line number."""
     records: dict[int, GameRecord] = {}
     errors: dict[int, GameError] = {}
+    first: dict[int, int] = {}
+    for line, data in zip(store.lines, store.records, strict=True):
+        where = f"{store.path}, line {line}"
+        try:
+            outcome: _Outcome = (
+                GameError.from_json(data) if "error" in data else GameRecord.from_json(data)
+            )
+        except RecordsError as error:
+            raise RecordsError(f"{where}: {error}") from None
+        index = outcome.index
+        if index >= games:  # a tournament's games are 0, 1, … in order
+            raise RecordsError(
+                f"{where}: game {index} is beyond the {games} games asked: a tournament can "
+                "grow, not shrink"
+            )
+        if outcome.seed != game_seed(player.seed, index) or outcome.labels != player.seats(index):
+            raise RecordsError(f"{where}: game {index} is not of this tournament")
+        if index in first:
+            if (records.get(index) or errors.get(index)) != outcome:
+                raise RecordsError(
+                    f"{where}: game {index} is recorded twice, differently (line {first[index]})"
+                )
+            continue
+        first[index] = line
+        if isinstance(outcome, GameError):
+            errors[index] = outcome
+        else:
+            records[index] = outcome
+    return records, errors
+
+
+def _run(tournament: _Tournament) -> ArenaResult:
+    """Play the tournament's games (skipping those ``out`` holds when resuming), recording each
+    outcome as it comes, and gather the results."""
+    t = tournament
+    seed = t.seed_to_use()
+    player = _Player(t.game, t.bots, t.labels, seed, t.seating)
     # A tournament may grow: resumed with more games, it plays only the new ones (each game's
     # index, seed and seats do not depend on the number of games).
-    store = None if out is None else RecordFile.open(out, header, resume=resume, growing=("games",))
+    store = (
+        None
+        if t.out is None
+        else RecordFile.open(t.out, t.header(seed), resume=t.resume, growing=("games",))
+    )
     start = time.perf_counter()
     try:
-        if store is not None:
-            expected = {index: entries for index, entries in tasks}
-            for data in store.records:
-                outcome: _Outcome = (
-                    GameError.from_json(data) if "error" in data else GameRecord.from_json(data)
-                )
-                if outcome.index >= len(tasks):  # a tournament's games are 0, 1, … in order
-                    raise ValueError(
-                        f"{out} holds game {outcome.index}, beyond the {len(tasks)} games "
-                        "asked: a tournament can grow, not shrink"
-                    )
-                entries = expected.get(outcome.index)
-                if (
-                    entries is None
-                    or outcome.seed != game_seed(seed, outcome.index)
-                    or outcome.labels != tuple(names[k] for k in entries)
-                    or outcome.index in records
-                    or outcome.index in errors
-                ):
-                    raise ValueError(f"{out}: game {outcome.index} is not of this tournament")
-                if isinstance(outcome, GameError):
-                    errors[outcome.index] = outcome
-                else:
-                    records[outcome.index] = outcome
+        records, errors = ({}, {}) if store is None else _read_back(store, player, t.games)
         resumed = len(records) + len(errors)
-        todo = [task for task in tasks if task[0] not in records and task[0] not in errors]
 
-        def done(outcome: _Outcome) -> None:
-            if store is not None:
-                if isinstance(outcome, GameError):
-                    store.append(outcome.to_json())
+        def todo() -> Iterator[int]:  # drawn by the runner as workers free up
+            return (i for i in range(t.games) if i not in records and i not in errors)
+
+        with Runner(player, t.run, limit=t.games - resumed) as runner:
+            for outcome in runner.run(todo()):
+                if isinstance(outcome, Done):
+                    finished: _Outcome = outcome.result
                 else:
-                    store.append(outcome.to_json(seconds=True))
-            if isinstance(outcome, GameError):
-                errors[outcome.index] = outcome
-            else:
-                records[outcome.index] = outcome
-            if progress is not None:
-                progress(len(records) + len(errors), len(tasks))
-
-        if backend == "ray":
-            used = _play_ray(player, todo, workers, address, done) if todo else workers or 1
-        else:
-            used = min(workers or os.cpu_count() or 1, max(1, len(todo)))
-            _play_processes(player, todo, used, done)
+                    index = outcome.task
+                    labels = player.seats(index)
+                    seed_i = game_seed(seed, index)
+                    finished = GameError(index, seed_i, labels, outcome.error, outcome.details)
+                if isinstance(finished, GameError):
+                    if store is not None:
+                        store.append(finished.to_json())
+                    errors[finished.index] = finished
+                else:
+                    if store is not None:
+                        store.append(finished.to_json(seconds=True))
+                    records[finished.index] = finished
+                if t.progress is not None:
+                    t.progress(len(records) + len(errors), t.games)
+            used = runner.workers
     finally:
         if store is not None:
             store.close()
     played = tuple(records[index] for index in sorted(records))
     return ArenaResult(
-        game=game,
+        game=t.game,
         seed=seed,
-        lineup=tuple(names),
-        bots=_summarise(names, played),
+        lineup=t.labels,
+        bots=_summarise(t.labels, played),
         records=played,
         workers=used,
         elapsed=time.perf_counter() - start,
         errors=tuple(errors[index] for index in sorted(errors)),
-        round_robin=kind == "round-robin",
-        ratings=_rate(names, played) if kind == "round-robin" else (),
-        backend=backend,
+        round_robin=t.kind == "round-robin",
+        ratings=_rate(t.labels, played) if t.kind == "round-robin" else (),
+        backend=t.run.backend,
         resumed=resumed,
     )
 
@@ -876,9 +885,14 @@ def arena(
             existing ``out`` file is an error, never overwritten.
 
     Raises:
-        ValueError: the lineup does not fit the game, a count is below 1, or ``out`` holds
-            another tournament.
-        FileExistsError: ``out`` holds games and ``resume`` is false.
+        ValueError: the lineup does not fit the game, or a count is below 1.
+        RecordsError: ``out`` is not a records file of the arena (it is left as it is), holds
+            another tournament, or a record that is malformed or not of this one (the message
+            names the line) — a ``ValueError``.
+        RecordsExistError: ``out`` holds games and ``resume`` is false (a
+            ``FileExistsError``).
+        RecordsInUseError: another run is writing ``out``.
+        RecordsFileError: ``out`` is a symbolic link or not a regular file.
 
     A bot that raises loses nothing but its game: it is reported in ``result.errors`` with its
     index and seed, and counted apart from the results. So is a game whose worker process
@@ -900,15 +914,16 @@ def arena(
         raise ValueError(
             f"{game.name} with these options needs {game.num_players} bots, not {len(bots)}"
         )
-    _check(game, games, workers, backend)
-    names = list(labels) if labels is not None else [repr(bot) for bot in bots]
+    _check_games(games)
+    run = RunSettings(workers, backend, address)
+    names = tuple(labels) if labels is not None else tuple(repr(bot) for bot in bots)
     if len(names) != len(bots):
         raise ValueError(f"{len(bots)} bots need {len(bots)} labels, not {len(names)}")
-    n = len(bots)
-    # Rotate: lineup entry k sits in seat (k + index) mod n.
-    tasks = [(index, tuple((seat - index) % n for seat in range(n))) for index in range(games)]
+    seating = _Seating(len(bots))  # lineup entry k sits in seat (k + index) mod n
     return _run(
-        "lineup", game, bots, names, tasks, workers, seed, backend, address, out, resume, progress
+        _Tournament(
+            "lineup", game, tuple(bots), names, seating, games, seed, run, out, resume, progress
+        )
     )
 
 
@@ -957,30 +972,26 @@ def round_robin(
     """
     if len(bots) < 2:
         raise ValueError(f"a round robin needs at least 2 bots, not {len(bots)}")
-    _check(game, games, workers, backend)
-    names = list(labels) if labels is not None else [repr(bot) for bot in bots]
+    _check_games(games)
+    run = RunSettings(workers, backend, address)
+    names = tuple(labels) if labels is not None else tuple(repr(bot) for bot in bots)
     if len(names) != len(bots) or len(set(names)) != len(names):
-        raise ValueError(f"{len(bots)} bots need {len(bots)} distinct labels, not {names}")
-    n = game.num_players
-    pairs = list(itertools.combinations(range(len(bots)), 2))
-    tasks: list[_Task] = []
-    for j in range(games):
-        swap = n % 2 == 1 and (j // n) % 2 == 1
-        for p, (a, b) in enumerate(pairs):
-            first, second = (b, a) if swap else (a, b)
-            base = [first if seat % 2 == 0 else second for seat in range(n)]
-            tasks.append((j * len(pairs) + p, tuple(base[(seat - j) % n] for seat in range(n))))
+        raise ValueError(f"{len(bots)} bots need {len(bots)} distinct labels, not {list(names)}")
+    pairs = tuple(itertools.combinations(range(len(bots)), 2))
+    seating = _Seating(game.num_players, pairs)
+    total = games * len(pairs)
     return _run(
-        "round-robin",
-        game,
-        bots,
-        names,
-        tasks,
-        workers,
-        seed,
-        backend,
-        address,
-        out,
-        resume,
-        progress,
+        _Tournament(
+            "round-robin",
+            game,
+            tuple(bots),
+            names,
+            seating,
+            total,
+            seed,
+            run,
+            out,
+            resume,
+            progress,
+        )
     )

@@ -11,37 +11,55 @@ Games are grouped into shards of ``shard_games`` consecutive games (``games-0000
 .parquet`` holds games 0 to 9). A shard is written to a temporary file in the same directory,
 flushed to disk and renamed into place (``os.replace``, atomic), once all its games are done:
 a run that is killed leaves whole shards only, and ``resume=True`` plays just the games of
-the shards that are missing. ``selfplay.json`` in the directory records the run's settings,
-so that a resumed run cannot mix records of another game, bot or seed.
+the shards that are missing — or that fail their check: each shard found is read whole, and its
+metadata (game, options, bot, seed, game range) and rows (every game of its range, each row
+seeded as its game) must be this run's. ``selfplay.json`` in the directory records the run's
+settings, so that a resumed run cannot mix records of another game, bot or seed, and
+:func:`read` refuses a directory whose shards are not all of its run. One run at a time
+writes a directory (it is locked while a run writes it).
 
-pyarrow (``pip install 'tikigames[data]'``) and Ray (``tikigames[ray]``) are imported only
-when used. A tool, in the top layer: built on the library, it may import any of it.
+The games are played by :mod:`tikigames.runner`, as the arena's: in local processes or on Ray,
+a worker that dies costs a second try of its game, and a game that fails stops the run
+(:class:`SelfPlayError`) with the shards written so far in place. pyarrow (``pip install
+'tikigames[data]'``) and Ray (``tikigames[ray]``) are imported only when used. A tool, in the
+top layer: built on the library, it may import any of it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import multiprocessing
 import os
 import random
+import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import tikigames
 from tikigames.arena import game_seed
 from tikigames.core.action import Action
+from tikigames.core.errors import TikiGamesError, shown
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
+from tikigames.core.play import decisions, next_turn
 from tikigames.core.state import State
+from tikigames.records import (
+    RecordsError,
+    RecordsExistError,
+    locked_directory,
+    printable,
+)
+from tikigames.runner import Backend, Done, Runner, RunSettings
 
 __all__ = [
     "FORMAT",
     "MANIFEST",
     "Decision",
     "PolicyBot",
+    "SelfPlayError",
     "SelfPlayRun",
     "arrays",
     "play_game",
@@ -57,8 +75,8 @@ FORMAT = "tikigames-selfplay/1"
 MANIFEST = "selfplay.json"
 #: The key of a shard's own metadata (JSON) in the Parquet file's key-value metadata.
 METADATA_KEY = b"tikigames"
-
-Backend = Literal["processes", "ray"]
+#: A shard's file name: its first and last games.
+_SHARD_NAME = re.compile(r"games-(\d{6,})-(\d{6,})\.parquet")
 
 
 @runtime_checkable
@@ -104,9 +122,10 @@ def play_game(
     game: Game[Any, Any, Any], bot: PolicyBot, seed: int, index: int = 0
 ) -> list[Decision]:
     """Play one game of ``bot`` against itself in every seat and return its decisions in order
-    (forced moves included, with all the weight on the one action). Chance and the bot draw
-    from one ``random.Random(seed)`` in the order ``tikigames.play`` draws, so the game is
-    the one ``tikigames.play(game, [bot] * game.num_players, seed=seed)`` plays.
+    (forced moves included, with all the weight on the one action). It runs on the decision loop
+    (:func:`~tikigames.core.play.decisions`) with one ``random.Random(seed)``, as
+    ``tikigames.play`` does, so the game is the one ``tikigames.play(game, [bot] *
+    game.num_players, seed=seed)`` plays.
 
     >>> import tikigames
     >>> from tikigames.bots import ISMCTSBot
@@ -122,16 +141,16 @@ def play_game(
     rng = random.Random(seed)
     state: State[Any, Any, Any] = game.new_initial_state()
     seen: list[tuple[int, int, list[float], list[int], dict[Action, float], Action]] = []
-    while not state.is_terminal():
-        player = state.current_player()
-        if player < 0:
-            state.apply_unchecked(state.sample_chance(rng))
-            continue
-        obs = state.observation(player)
-        step = len(state.history())
+    loop = decisions(state, rng)
+    turn = next_turn(loop)
+    while turn is not None:
+        obs = turn.observation()
         action, policy = bot.act_and_policy(obs, rng)
-        state.apply_action(action)
-        seen.append((step, player, obs.tensor(), obs.legal_actions_mask(), policy, action))
+        seen.append(
+            (state.move_number(), turn.player, obs.tensor(), obs.legal_actions_mask(), policy,
+             action)
+        )  # fmt: skip
+        turn = next_turn(loop, action)
     returns = state.returns()
     return [
         Decision(index, seed, step, seat, tensor, mask, policy, action, returns[seat])
@@ -219,11 +238,15 @@ def _shards(games: int, shard_games: int) -> list[range]:
 
 
 def _write_atomically(path: Path, write: Callable[[Any], None]) -> None:
-    """Write ``path`` whole or not at all: into a temporary file of the same directory, flushed
-    to disk, then renamed over ``path`` (a rename within a directory is atomic)."""
+    """Write ``path`` whole or not at all: into a temporary file of the same directory (created
+    afresh, never through a link), flushed to disk, then renamed over ``path`` (a rename within a
+    directory is atomic, and replaces a link rather than following it)."""
     partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(FileNotFoundError):
+        partial.unlink()  # left by a killed run whose pid this one reuses
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
-        with open(partial, "wb") as file:
+        with os.fdopen(os.open(partial, flags, 0o644), "wb") as file:
             write(file)
             file.flush()
             os.fsync(file.fileno())
@@ -253,6 +276,9 @@ class SelfPlayRun:
         decisions: the records this call wrote.
         shards: every shard of the run, in game order.
         elapsed: wall time in seconds.
+        rejected: on resume, each shard found that failed its check (and was played again),
+            with why: ``"games-000000-000009.parquet: its seed is 5, not 4"``. The file is
+            kept aside as ``….parquet.rejected``.
     """
 
     out: Path
@@ -262,72 +288,41 @@ class SelfPlayRun:
     decisions: int
     shards: tuple[Path, ...]
     elapsed: float
+    rejected: tuple[str, ...] = ()
 
 
-# What each worker process plays with, set once by _setup (and in-process when workers == 1).
-_WORKER: dict[str, Any] = {}
+class SelfPlayError(TikiGamesError, RuntimeError):
+    """A game of a self-play run failed: its bot raised, or its worker died twice. The shards
+    written before stay; ``resume=True`` plays the rest (the failed game again, too).
+
+    Its attributes: ``index`` and ``seed``, the game's number and seed
+    (``tikigames.play(game, [bot] * n, seed=seed)`` replays it); ``error``, the exception's
+    type and message (or the runner's ``WORKER_DIED``); ``details``, its traceback, or what
+    the backend said.
+    """
+
+    def __init__(self, index: int, seed: int, error: str, details: str) -> None:
+        super().__init__(
+            f"game {index} (seed {seed}) failed: {printable(error)}; the shards written stay, "
+            "and resuming plays the rest"
+        )
+        self.index, self.seed, self.error, self.details = index, seed, error, details
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.index, self.seed, self.error, self.details))
 
 
-def _setup(game: Game[Any, Any, Any], bot: PolicyBot, seed: int) -> None:
-    _WORKER.update(game=game, bot=bot, seed=seed)
+@dataclass(frozen=True)
+class _SelfPlayer:
+    """The runner's job: the game, the bot and the run's seed, sent to each worker once;
+    called with a game's index, it plays that game."""
 
+    game: Game[Any, Any, Any]
+    bot: PolicyBot
+    seed: int
 
-def _play_indexed(index: int) -> tuple[int, list[Decision]]:
-    seed = game_seed(_WORKER["seed"], index)
-    return index, play_game(_WORKER["game"], _WORKER["bot"], seed, index)
-
-
-def _ray_game(
-    game: Game[Any, Any, Any], bot: PolicyBot, seed: int, index: int
-) -> tuple[int, list[Decision]]:
-    return index, play_game(game, bot, game_seed(seed, index), index)
-
-
-def _run_processes(
-    game: Game[Any, Any, Any], bot: PolicyBot, seed: int, indices: list[int], workers: int
-) -> Iterator[tuple[int, list[Decision]]]:
-    if workers == 1:
-        _setup(game, bot, seed)
-        try:
-            for index in indices:
-                yield _play_indexed(index)
-        finally:
-            _WORKER.clear()
-        return
-    context = multiprocessing.get_context()
-    with context.Pool(workers, _setup, (game, bot, seed)) as pool:
-        yield from pool.imap_unordered(_play_indexed, indices)
-
-
-def _run_ray(
-    game: Game[Any, Any, Any],
-    bot: PolicyBot,
-    seed: int,
-    indices: list[int],
-    workers: int,
-    address: str | None,
-) -> Iterator[tuple[int, list[Decision]]]:
-    try:
-        import ray  # type: ignore[import-not-found,unused-ignore]  # optional: tikigames[ray]
-    except ImportError:
-        raise ImportError("backend='ray' needs Ray: pip install 'tikigames[ray]'") from None
-    started = not ray.is_initialized()
-    if started:
-        if address is None:  # a local cluster of this machine's `workers` CPUs
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, log_to_driver=False)
-    try:
-        task = ray.remote(_ray_game)
-        # The game and the bot go to the object store once, not once per game.
-        game_ref, bot_ref = ray.put(game), ray.put(bot)
-        pending = [task.remote(game_ref, bot_ref, seed, index) for index in indices]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
-    finally:
-        if started:
-            ray.shutdown()
+    def __call__(self, index: int) -> list[Decision]:
+        return play_game(self.game, self.bot, game_seed(self.seed, index), index)
 
 
 def _manifest(
@@ -343,6 +338,64 @@ def _manifest(
     }
 
 
+def _read_manifest(out: Path) -> dict[str, Any]:
+    """The run's settings as ``selfplay.json`` records them (checked to be a manifest)."""
+    path = out / MANIFEST
+    try:
+        found = json.loads(path.read_text())
+    except (ValueError, UnicodeDecodeError) as error:
+        raise RecordsError(f"{path} is not a self-play manifest (not JSON: {error})") from None
+    if not isinstance(found, dict) or found.get("format") != FORMAT:
+        raise RecordsError(f"{path} is not a {FORMAT} manifest")
+    if type(found.get("seed")) is not int or not isinstance(found.get("options"), dict):
+        raise RecordsError(f"{path}: its seed or options are malformed")
+    return found
+
+
+def _shard_fault(
+    table: Any, manifest: dict[str, Any], games: range, game: Game[Any, Any, Any]
+) -> str | None:
+    """Why ``table`` (a shard read whole) is not the shard of ``games`` of the run ``manifest``
+    describes, or ``None`` if it is: its metadata, its columns, and its rows — every game of
+    the range there, in order, each row seeded as its game."""
+    raw = (table.schema.metadata or {}).get(METADATA_KEY)
+    try:
+        meta = json.loads(raw) if raw is not None else None
+    except ValueError:
+        meta = None
+    if not isinstance(meta, dict):
+        return "it has no self-play metadata"
+    for key, value in {**manifest, "games": [games[0], games[-1]]}.items():
+        if meta.get(key) != value:
+            return f"its {key} is {printable(shown(meta.get(key)))}, not {shown(value)}"
+    if table.schema.remove_metadata() != schema(game):
+        return "its columns are not the schema's"
+    indices = table.column("game_index").to_pylist()
+    if sorted(set(indices)) != list(games) or indices != sorted(indices):
+        return f"its rows are not those of games {games[0]} to {games[-1]}"
+    seed = manifest["seed"]
+    seeds = table.column("seed").to_pylist()
+    if any(s != game_seed(seed, i) for i, s in zip(indices, seeds, strict=True)):
+        return f"its rows are not seeded from the run's seed {seed}"
+    if set(table.column("game").to_pylist()) != {game.name} or set(
+        table.column("options").to_pylist()
+    ) != {options_json(game)}:
+        return "its rows are of another game or options"
+    return None
+
+
+def _load_shard(
+    path: Path, manifest: dict[str, Any], games: range, game: Game[Any, Any, Any]
+) -> tuple[Any, str | None]:
+    """The shard at ``path`` read whole, and why it is not the run's (``None``: it is)."""
+    _, pq = _arrow()
+    try:
+        table = pq.read_table(path)
+    except Exception as error:  # ArrowInvalid, OSError…: a truncated or emptied file
+        return None, f"it is not readable Parquet ({type(error).__name__})"
+    return table, _shard_fault(table, manifest, games, game)
+
+
 def _check_directory(
     out: Path, manifest: dict[str, Any], expected: set[str], resume: bool
 ) -> dict[str, Any]:
@@ -353,25 +406,25 @@ def _check_directory(
     present = sorted(p.name for p in out.glob("games-*.parquet"))
     if not path.exists():
         if present:
-            raise FileExistsError(f"{out} holds shards but no {MANIFEST}: not a self-play run")
+            raise RecordsError(f"{out} holds shards but no {MANIFEST}: not a self-play run")
         return manifest
     if not resume:
-        raise FileExistsError(
+        raise RecordsExistError(
             f"{out} already holds a self-play run: resume it (resume=True, --resume) "
             "or choose another directory"
         )
-    found: dict[str, Any] = json.loads(path.read_text())
+    found = _read_manifest(out)
     if manifest["seed"] is None:
         manifest = {**manifest, "seed": found.get("seed")}
     for key, value in manifest.items():
         if found.get(key) != value:
-            raise ValueError(
-                f"cannot resume {out}: its {key} is {found.get(key)!r}, not {value!r}"[:300]
+            raise RecordsError(
+                f"cannot resume {out}: its {key} is {shown(found.get(key))}, not {shown(value)}"
             )
     strays = [name for name in present if name not in expected]
     if strays:
-        raise ValueError(
-            f"cannot resume {out}: {strays[0]} is not a shard of this run "
+        raise RecordsError(
+            f"cannot resume {out}: {printable(strays[0])} is not a shard of this run "
             f"({len(strays)} such file(s); was it run with another number of games?)"
         )
     for stale in out.glob(".games-*.tmp"):  # a shard being written when a run was killed
@@ -405,20 +458,27 @@ def selfplay(
         seed: the run's seed; game ``i`` is seeded with ``game_seed(seed, i)``. ``None``
             draws one (or, on resume, takes the recorded one).
         out: the directory (created if missing).
-        workers: worker processes; with Ray, the CPUs of the local cluster it starts.
-        backend: ``"processes"`` (local ones) or ``"ray"``: every game a Ray task, on the
-            cluster at ``address`` (``"auto"``, ``"HOST:PORT"``) or on a local one started
-            for the run; the records are the same.
+        workers: worker processes; with Ray, the actors (and the CPUs of the local cluster
+            it starts).
+        backend: ``"processes"`` (local ones) or ``"ray"``: the games played by Ray actors,
+            on the cluster at ``address`` (``"auto"``, ``"HOST:PORT"``) or on a local one
+            started for the run; the records are the same.
         address: the Ray cluster to join (Ray only).
-        resume: keep the shards already in ``out`` and play only the missing ones' games.
+        resume: keep the shards already in ``out`` that pass their check, and play only the
+            games of the others (a shard that fails is renamed ``….parquet.rejected`` and
+            listed in :attr:`SelfPlayRun.rejected`).
         shard_games: games per shard: what a crash can lose at most, per worker.
         progress: called as ``progress(done, to_play)`` after each finished game.
 
     Raises:
         TypeError: ``bot`` has no ``act_and_policy``.
-        ValueError: a count below 1, an unknown backend, or a run to resume that does not
-            match these settings.
-        FileExistsError: ``out`` holds a run already and ``resume`` is false.
+        ValueError: a count below 1 or an unknown backend.
+        RecordsError: ``out`` holds a run that does not match these settings (a
+            ``ValueError``).
+        RecordsExistError: ``out`` holds a run already and ``resume`` is false (a
+            ``FileExistsError``).
+        RecordsInUseError: another run is writing ``out``.
+        SelfPlayError: a game failed (the shards written so far stay).
         ImportError: pyarrow (or Ray, for that backend) is not installed.
     """
     if not isinstance(bot, PolicyBot):
@@ -426,53 +486,71 @@ def selfplay(
     for name, count in (("games", games), ("workers", workers), ("shard_games", shard_games)):
         if type(count) is not int or count < 1:
             raise ValueError(f"{name} must be an int ≥ 1, not {count!r}")
-    if backend not in ("processes", "ray"):
-        raise ValueError(f"backend must be 'processes' or 'ray', not {backend!r}")
+    settings = RunSettings(workers, backend, address)
     _arrow()  # before any game is played
     start = time.perf_counter()
     directory = Path(out)
     directory.mkdir(parents=True, exist_ok=True)
-    shards = _shards(games, shard_games)
-    paths = [directory / shard_name(r[0], r[-1]) for r in shards]
-    wanted = _manifest(game, bot, seed, shard_games)
-    manifest = _check_directory(directory, wanted, {p.name for p in paths}, resume)
-    if manifest["seed"] is None:
-        manifest["seed"] = random.SystemRandom().randrange(2**63)
-    run_seed: int = manifest["seed"]
-    text = json.dumps(manifest, indent=2) + "\n"
-    _write_atomically(directory / MANIFEST, lambda file: file.write(text.encode()))
+    with locked_directory(directory):  # one run at a time writes a directory
+        shards = _shards(games, shard_games)
+        paths = [directory / shard_name(r[0], r[-1]) for r in shards]
+        wanted = _manifest(game, bot, seed, shard_games)
+        manifest = _check_directory(directory, wanted, {p.name for p in paths}, resume)
+        if manifest["seed"] is None:
+            manifest["seed"] = random.SystemRandom().randrange(2**63)
+        run_seed: int = manifest["seed"]
+        text = json.dumps(manifest, indent=2) + "\n"
+        _write_atomically(directory / MANIFEST, lambda file: file.write(text.encode()))
 
-    missing = [k for k, path in enumerate(paths) if not path.exists()]
-    indices = [index for k in missing for index in shards[k]]
-    waiting: dict[int, dict[int, list[Decision]]] = {k: {} for k in missing}
-    shard_of = {index: k for k in missing for index in shards[k]}
-    written = done = 0
-    if backend == "ray":
-        finished = _run_ray(game, bot, run_seed, indices, min(workers, len(indices) or 1), address)
-    else:
-        finished = _run_processes(game, bot, run_seed, indices, min(workers, len(indices) or 1))
-    for index, decisions in finished:
-        k = shard_of[index]
-        waiting[k][index] = decisions
-        done += 1
-        if len(waiting[k]) == len(shards[k]):
-            ready = waiting.pop(k)
-            rows = [d for i in shards[k] for d in ready[i]]
-            first, last = shards[k][0], shards[k][-1]
-            metadata = {**manifest, "games": [first, last], "version": tikigames.__version__}
-            _write_shard(paths[k], _table(game, rows, metadata))
-            written += len(rows)
-        if progress is not None:
-            progress(done, len(indices))
-    return SelfPlayRun(
-        out=directory,
-        seed=run_seed,
-        games=games,
-        played=done,
-        decisions=written,
-        shards=tuple(paths),
-        elapsed=time.perf_counter() - start,
-    )
+        missing: list[int] = []
+        rejected: list[str] = []
+        for k, path in enumerate(paths):
+            if not path.exists():
+                missing.append(k)
+                continue
+            _, fault = _load_shard(path, manifest, shards[k], game)
+            if fault is not None:  # played again; the file is kept aside, not destroyed
+                os.replace(path, path.with_name(path.name + ".rejected"))
+                rejected.append(f"{path.name}: {fault}")
+                missing.append(k)
+        total = sum(len(shards[k]) for k in missing)
+        waiting: dict[int, dict[int, list[Decision]]] = {}
+        written = done = 0
+        job = _SelfPlayer(game, bot, run_seed)
+        todo = (index for k in missing for index in shards[k])
+        with Runner(job, settings, limit=total) as runner:
+            for outcome in runner.run(todo):
+                if not isinstance(outcome, Done):
+                    index = outcome.task
+                    seed_i = game_seed(run_seed, index)
+                    raise SelfPlayError(index, seed_i, outcome.error, outcome.details)
+                index = outcome.task
+                k = index // shard_games  # the shards hold shard_games games each, from game 0
+                waiting.setdefault(k, {})[index] = outcome.result
+                done += 1
+                if len(waiting[k]) == len(shards[k]):
+                    ready = waiting.pop(k)
+                    rows = [d for i in shards[k] for d in ready[i]]
+                    first, last = shards[k][0], shards[k][-1]
+                    metadata = {
+                        **manifest,
+                        "games": [first, last],
+                        "version": tikigames.__version__,
+                    }
+                    _write_shard(paths[k], _table(game, rows, metadata))
+                    written += len(rows)
+                if progress is not None:
+                    progress(done, total)
+        return SelfPlayRun(
+            out=directory,
+            seed=run_seed,
+            games=games,
+            played=done,
+            decisions=written,
+            shards=tuple(paths),
+            elapsed=time.perf_counter() - start,
+            rejected=tuple(rejected),
+        )
 
 
 # ----------------------------------------------------------------- reading it back
@@ -480,22 +558,37 @@ def selfplay(
 
 def read(out: str | os.PathLike[str]) -> Any:
     """Every shard of the run in ``out`` as one ``pyarrow.Table``, in game order (the records
-    of a game in the order they were taken). Shards still missing are simply absent.
+    of a game in the order they were taken). Shards still missing are simply absent; each shard
+    there is checked as a resumed run checks it (its metadata, columns and rows must be the
+    run's), so that a directory never mixes runs.
 
     Raises:
         FileNotFoundError: ``out`` holds no self-play run.
+        RecordsError: a shard is not of the run (another seed, game or bot, truncated,
+            emptied…), or the manifest is malformed.
     """
-    pa, pq = _arrow()
-
+    pa, _ = _arrow()
     directory = Path(out)
     if not (directory / MANIFEST).exists():
         raise FileNotFoundError(f"{directory} holds no self-play run ({MANIFEST} is missing)")
-    paths = sorted(directory.glob("games-*.parquet"))
-    if not paths:
-        manifest = json.loads((directory / MANIFEST).read_text())
-        game = tikigames.load(manifest["game"], **manifest["options"])
+    manifest = _read_manifest(directory)
+    game = tikigames.load(manifest["game"], **manifest["options"])
+    tables = []
+    for path in sorted(directory.glob("games-*.parquet")):
+        match = _SHARD_NAME.fullmatch(path.name)
+        if match is None or int(match[2]) < int(match[1]):
+            raise RecordsError(f"{path} is not a shard of the run in {directory} (its name)")
+        games = range(int(match[1]), int(match[2]) + 1)
+        table, fault = _load_shard(path, manifest, games, game)
+        if fault is not None:
+            raise RecordsError(
+                f"{path} is not a shard of the run in {directory}: {fault} "
+                "(a directory holds one run: resuming it plays such a shard again)"
+            )
+        tables.append(table)
+    if not tables:
         return schema(game).empty_table()
-    return pa.concat_tables([pq.read_table(path) for path in paths])
+    return pa.concat_tables(tables)
 
 
 def arrays(table: Any) -> dict[str, Any]:

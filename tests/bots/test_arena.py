@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import random
@@ -9,8 +10,8 @@ import random
 import pytest
 
 import tikigames
-from tikigames.arena import GameRecord, game_seed, wilson
-from tikigames.bots import ISMCTSBot, RandomBot
+from tikigames.arena import GameRecord, game_seed, round_robin, wilson
+from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot
 
 
 def test_wilson_interval() -> None:
@@ -43,7 +44,7 @@ def test_game_seeds_depend_on_the_seed_and_index_only() -> None:
 
 def test_same_seed_same_results_whatever_the_workers() -> None:
     game = tikigames.load("tiki_topple", players=2)
-    lineup = [ISMCTSBot(iterations=8), RandomBot()]
+    lineup: list[Bot] = [ISMCTSBot(iterations=8), RandomBot()]
     labels = ["ismcts", "random"]
     one = tikigames.arena(game, lineup, games=6, workers=1, seed=11, labels=labels)
     two = tikigames.arena(game, lineup, games=6, workers=2, seed=11, labels=labels)
@@ -138,3 +139,26 @@ def test_bad_arguments() -> None:
         tikigames.arena(game, [RandomBot(), RandomBot()], games=1, workers=0)
     with pytest.raises(ValueError, match="labels"):
         tikigames.arena(game, [RandomBot(), RandomBot()], games=1, labels=["a"])
+
+
+def digest(value: object) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def test_seeded_results_are_pinned() -> None:
+    """The digests of results computed before the arena moved onto the runner: the games, the
+    scores, the ratings and the pairings must never change for a seed (timings left out)."""
+    two = tikigames.load("tiki_topple", players=2)
+    lineup: list[Bot] = [ISMCTSBot(iterations=10), RandomBot()]
+    result = tikigames.arena(two, lineup, games=8, seed=21, labels=["i", "r"], workers=2)
+    scores = [
+        {k: v for k, v in b.to_json().items() if k != "seconds_per_move"} for b in result.bots
+    ]
+    assert digest([r.to_json() for r in result.records]) == "4128ac49bec8e17d"
+    assert digest(scores) == "651ab0c795ebb2b1"
+    three = tikigames.load("tiki_topple", players=3)
+    players: list[Bot] = [MCTSBot(iterations=8), RandomBot(), ISMCTSBot(iterations=5)]
+    rr = round_robin(three, players, games=3, seed=5, labels=["m", "r", "i"])
+    assert digest([r.to_json() for r in rr.records]) == "a5e984cf9e1c9060"
+    assert digest([rating.to_json() for rating in rr.ratings]) == "a0bc2a597a254a84"
+    assert digest([pair.to_json() for pair in rr.pairings]) == "d14f20e7d99e5708"
