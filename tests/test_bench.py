@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import tikigames
-from tikigames.bench import FIGURES, OPENSPIEL_GAMES, _in_turns, _Meter, bench, bench_game
+from tikigames.bench import FIGURES, OPENSPIEL_YARDSTICKS, Meter, bench, bench_game, in_turns
 from tikigames.cli import main
 
 TINY = ("--seconds", "0.01", "--rounds", "1")
@@ -129,6 +129,44 @@ def test_progress_reports_each_game_as_it_is_measured() -> None:
     assert result.comparison is None and "compare" not in result.to_json()
 
 
+def test_progress_says_which_game_is_measured_as_an_event() -> None:
+    events: list[tuple[str, str | None]] = []
+    bench(
+        ["tiki_topple", "tactik"],
+        seconds=0.01,
+        rounds=1,
+        progress=lambda line: events.append(("line", line.split()[0] if line else "")),
+        measuring=lambda name: events.append(("measuring", name)),
+    )
+    # Each game is announced after the table's head (or the previous game's line), before its
+    # own line; then the end of the measuring.
+    assert events[2:] == [
+        ("line", "game"),
+        ("measuring", "tiki_topple"),
+        ("line", "tiki_topple"),
+        ("measuring", "tactik"),
+        ("line", "tactik"),
+        ("measuring", None),
+    ]
+
+
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal: the status line is drawn on it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_status_line_names_the_game_being_measured() -> None:
+    out = Terminal()
+    assert main(["bench", "tiki_topple", *TINY], stdout=out, stderr=io.StringIO()) == 0
+    text = out.getvalue()
+    assert "\r  measuring tiki_topple… 0 s" in text
+    # Blanked out before each line and at the end: the lines themselves stay whole.
+    assert text.endswith("\r")
+    assert "\rtiki_topple " in text and "\ngame " in text
+
+
 def test_rates_compared_with_a_yardstick_are_measured_in_slices_taken_in_turn() -> None:
     # The yardsticks' and the game's rates interleave, so that the machine's drift reaches both.
     calls: list[tuple[str, float]] = []
@@ -140,15 +178,15 @@ def test_rates_compared_with_a_yardstick_are_measured_in_slices_taken_in_turn() 
 
         return measure
 
-    yardstick = _Meter(counter("yardstick", 30), random.Random(0))
-    game = _Meter(counter("game", 5), random.Random(0))
-    _in_turns([yardstick, game], 1.0)
+    yardstick = Meter(counter("yardstick", 30), random.Random(0))
+    game = Meter(counter("game", 5), random.Random(0))
+    in_turns([yardstick, game], 1.0)
     assert [name for name, _ in calls] == ["yardstick", "game"] * 10
     assert all(seconds == pytest.approx(0.1) for _, seconds in calls)
     assert yardstick.rate == pytest.approx(300) and game.rate == pytest.approx(50)
     assert game.per_game == pytest.approx(2.5)  # 50 counted over 20 games
     calls.clear()
-    _in_turns([yardstick, game], 0.01)  # shorter than a slice: one slice each
+    in_turns([yardstick, game], 0.01)  # shorter than a slice: one slice each
     assert calls == [("yardstick", 0.01), ("game", 0.01)]
 
 
@@ -175,7 +213,7 @@ def test_compare_with_openspiel_and_python_chess() -> None:
     assert compare["missing"] == []
     openspiel = compare["openspiel"]
     assert isinstance(openspiel["version"], str) and list(openspiel["games"]) == list(
-        OPENSPIEL_GAMES
+        OPENSPIEL_YARDSTICKS
     )
     for figures in openspiel["games"].values():
         assert set(figures) == {"openspiel_style_per_s", "mean_game_length"}
@@ -187,14 +225,14 @@ def test_compare_with_openspiel_and_python_chess() -> None:
     # measured in turns with it, in the same round.
     samples = data["samples"]["tiki_topple"]
     paired = compare["paired"]["tiki_topple"]
-    assert set(paired) == {*OPENSPIEL_GAMES, "chess"}
+    assert set(paired) == {*OPENSPIEL_YARDSTICKS, "chess"}
     assert all(len(rates) == data["rounds"] for rates in paired.values())
     multiples = compare["multiples"]["tiki_topple"]
-    assert set(multiples) == {*OPENSPIEL_GAMES, "chess"}
+    assert set(multiples) == {*OPENSPIEL_YARDSTICKS, "chess"}
 
     def median_ratio(key: str, yardstick: str) -> float:
-        return statistics.median(
-            a / b for a, b in zip(samples[key], paired[yardstick], strict=True)
+        return float(
+            statistics.median(a / b for a, b in zip(samples[key], paired[yardstick], strict=True))
         )
 
     for name in openspiel["games"]:
@@ -205,7 +243,7 @@ def test_compare_with_openspiel_and_python_chess() -> None:
     assert openspiel["games"]["maedn"]["openspiel_style_per_s"] == pytest.approx(
         statistics.median(paired["maedn"])
     )
-    for name in (*OPENSPIEL_GAMES, "python-chess", "as multiples"):
+    for name in (*OPENSPIEL_YARDSTICKS, "python-chess", "as multiples"):
         assert name in err
 
 
@@ -236,7 +274,7 @@ def test_compare_as_text_gives_each_game_as_multiples() -> None:
     assert lines[4] == "" and lines[5].split() == ["yardstick", "playout/s", "legal/s"]
     assert lines[6].startswith("python_tic_tac_toe (Python)")
     table = lines[lines.index("", 5) + 2 :]
-    assert table[0].split() == ["game", *OPENSPIEL_GAMES, "python-chess"]
+    assert table[0].split() == ["game", *OPENSPIEL_YARDSTICKS, "python-chess"]
     row = table[1].split()
     assert row[0] == "tiki_topple" and len(row) == 1 + 3 * 3 + 1  # "a / b" per OpenSpiel game
     assert all(cell.endswith("x") for cell in row[1:] if cell != "/")

@@ -15,7 +15,7 @@ pytest.importorskip("pettingzoo")
 
 import tikigames
 from tikigames.bench_frameworks import (
-    OPENSPIEL_GAMES,
+    OPENSPIEL_PYTHON_GAMES,
     PETTINGZOO_GAMES,
     FrameworkRate,
     bench_frameworks,
@@ -41,7 +41,7 @@ def test_every_game_and_every_installed_framework_game_is_measured() -> None:
     assert own | (set(PETTINGZOO_GAMES) & left_out) == set(PETTINGZOO_GAMES)
     openspiel = {rate.name: rate for rate in run.rates if rate.framework == "openspiel"}
     if run.versions["open_spiel"] is not None:
-        assert set(OPENSPIEL_GAMES) <= set(openspiel) | left_out
+        assert set(OPENSPIEL_PYTHON_GAMES) <= set(openspiel) | left_out
     for rate in run.rates:
         _positive(rate)
         assert any(line.startswith(rate.name) for line in lines), rate.name
@@ -76,3 +76,9 @@ def test_the_command_prints_the_table_and_the_json() -> None:
     assert main([*argv, "--json"], stdout=out, stderr=err) == 0
     assert json.loads(out.getvalue())["pettingzoo"]["tiki_topple"]["steps_per_s"] > 0
     assert "steps/s" in err.getvalue()  # the progress went to stderr
+
+
+def test_each_part_is_announced_as_an_event() -> None:
+    parts: list[str | None] = []
+    bench_frameworks(["tiki_topple"], measuring=parts.append, **TINY)
+    assert parts == ["PettingZoo", "OpenSpiel", None]

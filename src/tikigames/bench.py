@@ -48,14 +48,22 @@ from tikigames.core.state import State
 
 __all__ = [
     "FIGURES",
-    "OPENSPIEL_GAMES",
+    "OPENSPIEL_YARDSTICKS",
     "Bench",
     "BenchRun",
     "Comparison",
+    "Counts",
+    "Measuring",
+    "Meter",
     "bench",
     "bench_game",
+    "check_budget",
     "environment",
+    "in_turns",
     "openspiel_style",
+    "optional_module",
+    "package_version",
+    "rate_text",
 ]
 
 #: The search bot's iterations per move in ``search_it_per_s``.
@@ -87,7 +95,7 @@ FIGURES: Final[dict[str, str]] = {
 
 #: The OpenSpiel games of ``compare``, each with the module that registers it (``None``: a game
 #: of OpenSpiel's C++ core).
-OPENSPIEL_GAMES: Final[dict[str, str | None]] = {
+OPENSPIEL_YARDSTICKS: Final[dict[str, str | None]] = {
     "python_tic_tac_toe": "open_spiel.python.games.tic_tac_toe",
     "tic_tac_toe": None,
     "maedn": None,
@@ -100,8 +108,14 @@ _MCTS_GAMES: Final = ("paiko",)  # perfect information: MCTSBot, not ISMCTSBot
 _INTO_GAME: Final = 50
 _SEARCH_POSITIONS: Final = 30
 _UNDO_POSITIONS: Final = 200
-#: The seconds of one slice of a rate measured in turns with others (:func:`_in_turns`).
+#: The seconds of one slice of a rate measured in turns with others (:func:`in_turns`).
 _SLICE: Final = 0.1
+
+#: The structured progress of :func:`bench` and of
+#: :func:`~tikigames.bench_frameworks.bench_frameworks`: called with the name of what is
+#: measured from now on (a game's name, or a part of the run), and with ``None`` once nothing
+#: is measured any more. A status line shows it, without reading the run's printed lines.
+Measuring = Callable[[str | None], None]
 
 
 @dataclass(frozen=True)
@@ -296,8 +310,8 @@ def _chess_legal_counts(chess: Any, seconds: float, rng: random.Random) -> Count
     return generated, spent, games
 
 
-class _Meter:
-    """One rate measured a slice at a time (:func:`_in_turns`): ``measure(seconds, rng)`` counts
+class Meter:
+    """One rate measured a slice at a time (:func:`in_turns`): ``measure(seconds, rng)`` counts
     one slice, and the rate is the counts summed over the slices."""
 
     __slots__ = ("counted", "games", "measure", "rng", "spent")
@@ -325,7 +339,7 @@ class _Meter:
         return self.counted / self.games
 
 
-def _in_turns(meters: Sequence[_Meter], seconds: float) -> None:
+def in_turns(meters: Sequence[Meter], seconds: float) -> None:
     """Run each meter for about ``seconds`` in all, in slices of about ``_SLICE`` (0.1) seconds
     taken in turn: a change of the machine's speed slower than one turn of the slices reaches
     every meter alike, so the ratio of two of them keeps only faster noise."""
@@ -415,15 +429,15 @@ def _round(
     game: Game[Any, Any, Any],
     seconds: float,
     rng: random.Random,
-    alongside: Sequence[_Meter] = (),
+    alongside: Sequence[Meter] = (),
 ) -> dict[str, float]:
     """Every figure once: ``seconds`` per rate, a third of it per figure in µs. The three
     rates that ``compare`` relates to a yardstick are measured in turns with the meters
-    ``alongside`` (the yardsticks', :func:`_in_turns`)."""
-    playout = _Meter(partial(_openspiel_counts, game), rng)
-    library = _Meter(partial(_library_counts, game), rng)
-    legal = _Meter(partial(_legal_counts, game), rng)
-    _in_turns([*alongside, playout, library, legal], seconds)
+    ``alongside`` (the yardsticks', :func:`in_turns`)."""
+    playout = Meter(partial(_openspiel_counts, game), rng)
+    library = Meter(partial(_library_counts, game), rng)
+    legal = Meter(partial(_legal_counts, game), rng)
+    in_turns([*alongside, playout, library, legal], seconds)
     figures = {
         "openspiel_style_per_s": playout.rate,
         "library_style_per_s": library.rate,
@@ -608,24 +622,24 @@ class _Yardsticks:
         self.openspiel: dict[str, Any] | None = None
         if pyspiel is not None:
             self.openspiel = {}
-            for name, module in OPENSPIEL_GAMES.items():
+            for name, module in OPENSPIEL_YARDSTICKS.items():
                 if module is not None:
                     importlib.import_module(module)  # registers the Python game with pyspiel
                 self.openspiel[name] = pyspiel.load_game(name)
         self.rounds: list[dict[str, dict[str, float]]] = []
 
-    def meters(self, rng: random.Random) -> dict[str, _Meter]:
+    def meters(self, rng: random.Random) -> dict[str, Meter]:
         """A round's meter of each yardstick, by name (``"chess"``: python-chess's), to be run
-        in turns with a game's (:func:`_in_turns`) and then :meth:`record`-ed."""
+        in turns with a game's (:func:`in_turns`) and then :meth:`record`-ed."""
         meters = {
-            name: _Meter(partial(_openspiel_counts, game), rng)
+            name: Meter(partial(_openspiel_counts, game), rng)
             for name, game in (self.openspiel or {}).items()
         }
         if self.chess is not None:
-            meters["chess"] = _Meter(partial(_chess_legal_counts, self.chess), rng)
+            meters["chess"] = Meter(partial(_chess_legal_counts, self.chess), rng)
         return meters
 
-    def record(self, meters: dict[str, _Meter]) -> dict[str, float]:
+    def record(self, meters: dict[str, Meter]) -> dict[str, float]:
         """Keep a round's :meth:`meters`, once run; return each one's rate by name."""
         measured: dict[str, dict[str, float]] = {}
         for name, meter in meters.items():
@@ -642,7 +656,7 @@ class _Yardsticks:
     def measure(self, seconds: float, rng: random.Random) -> dict[str, float]:
         """One round of the yardsticks alone: each one's rate by name."""
         meters = self.meters(rng)
-        _in_turns(list(meters.values()), seconds)
+        in_turns(list(meters.values()), seconds)
         return self.record(meters)
 
     def comparison(self, paired: dict[str, dict[str, list[float]]]) -> Comparison:
@@ -670,7 +684,7 @@ def _yardstick_lines(comparison: Comparison) -> list[str]:
         return []
     lines = ["", _row("yardstick", ["playout/s", "legal/s"], [9, 9], _YARDSTICK_WIDTH)]
     for reference in comparison.openspiel or ():
-        module = OPENSPIEL_GAMES[reference.name]
+        module = OPENSPIEL_YARDSTICKS[reference.name]
         label = f"{reference.name} ({'Python' if module else 'C++'})"
         lines.append(_yardstick(label, reference.figures["openspiel_style_per_s"], None))
     if comparison.chess is not None:
@@ -686,6 +700,7 @@ def bench(
     compare: bool = False,
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
+    measuring: Measuring | None = None,
 ) -> BenchRun:
     """Measure the games ``names`` as :func:`bench_game` does and return the run. With
     ``compare``, the yardsticks (OpenSpiel's games, then python-chess, as far as they are
@@ -699,13 +714,21 @@ def bench(
     ``progress`` gets the run's text a line at a time, as soon as each line is known: first the
     build and the Python version, then each game's line as it is measured, then (with
     ``compare``) the yardsticks' lines and the multiples. That is what ``tikigames bench``
-    prints.
+    prints. ``measuring`` (:data:`Measuring`) gets each game's name as its measurement starts
+    (``"the yardsticks"`` when ``compare`` measures them with no game), then ``None``.
+
+    >>> from tikigames.bench import bench
+    >>> started = []
+    >>> run = bench(["tiki_topple"], seconds=0.01, rounds=1, measuring=started.append)
+    >>> started
+    ['tiki_topple', None]
 
     Raises:
         ValueError: ``seconds`` is not positive or ``rounds`` is below 1.
     """
     check_budget(seconds, rounds)
     say = progress or (lambda line: None)
+    starting = measuring or (lambda name: None)
     env = environment()
     for line in _header(env, seconds, rounds):
         say(line)
@@ -715,6 +738,7 @@ def bench(
     paired: dict[str, dict[str, list[float]]] = {}
     for name in names:
         game = tikigames.load(name)
+        starting(name)
         measured, pairs = [], []
         for r in range(rounds):
             if yardsticks is None:
@@ -731,9 +755,12 @@ def bench(
     comparison = None
     if yardsticks is not None:
         if not yardsticks.rounds:  # no game: the yardsticks alone
+            starting("the yardsticks")
             for r in range(rounds):
                 yardsticks.measure(seconds, random.Random(seed + r))
         comparison = yardsticks.comparison(paired)
+    starting(None)
+    if comparison is not None:
         for line in _yardstick_lines(comparison):
             say(line)
     run = BenchRun(env, seconds, rounds, results, comparison)

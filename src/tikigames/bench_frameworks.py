@@ -36,6 +36,7 @@ from typing import Any, Final
 
 import tikigames
 from tikigames.bench import (
+    Measuring,
     check_budget,
     environment,
     openspiel_style,
@@ -45,7 +46,7 @@ from tikigames.bench import (
 )
 
 __all__ = [
-    "OPENSPIEL_GAMES",
+    "OPENSPIEL_PYTHON_GAMES",
     "PETTINGZOO_GAMES",
     "FrameworkRate",
     "FrameworksRun",
@@ -60,8 +61,10 @@ PETTINGZOO_GAMES: Final[dict[str, str]] = {
     "texas_holdem_v4": "pettingzoo.classic.texas_holdem_v4",
     "chess_v6": "pettingzoo.classic.chess_v6",
 }
-#: OpenSpiel's games written in Python measured, by name, with the module that registers each.
-OPENSPIEL_GAMES: Final[dict[str, str]] = {
+#: OpenSpiel's games written in Python measured, by name, with the module that registers each
+#: (not :data:`tikigames.bench.OPENSPIEL_YARDSTICKS`, the C++ and Python yardsticks of
+#: ``tikigames bench --compare``).
+OPENSPIEL_PYTHON_GAMES: Final[dict[str, str]] = {
     "python_tic_tac_toe": "open_spiel.python.games.tic_tac_toe",
     "python_kuhn_poker": "open_spiel.python.games.kuhn_poker",
     "python_liars_poker": "open_spiel.python.games.liars_poker",
@@ -247,7 +250,7 @@ def _openspiel_part(
         missing.append(f"tikigames_<name> ({_OPENSPIEL_ADAPTER} is not available)")
     else:
         games += [(f"tikigames_{name}", True) for name in names]
-    for name, module_name in OPENSPIEL_GAMES.items():
+    for name, module_name in OPENSPIEL_PYTHON_GAMES.items():
         # Importing it registers the game.
         if optional_module(module_name, needs_optional=True) is None:
             missing.append(f"{name} ({module_name} is not installed)")
@@ -271,6 +274,7 @@ def bench_frameworks(
     rounds: int = 3,
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
+    measuring: Measuring | None = None,
 ) -> FrameworksRun:
     """Measure the games ``names`` (default options) and the frameworks' own games through
     PettingZoo, then through OpenSpiel, as far as each is installed, and return the run.
@@ -278,7 +282,8 @@ def bench_frameworks(
     ``progress`` gets the run's text a line at a time (what ``tikigames bench --frameworks``
     prints): the machine, then each part's table once the part is measured (its rounds are
     interleaved: each round measures every environment of the part in turn), then what was
-    left out.
+    left out. ``measuring`` (:data:`tikigames.bench.Measuring`) gets ``"PettingZoo"`` and
+    ``"OpenSpiel"`` as each part starts, then ``None``.
 
     Raises:
         ValueError: ``seconds`` is not positive or ``rounds`` is below 1.
@@ -294,9 +299,13 @@ def bench_frameworks(
     )
     say(f"medians of {rounds} round{'s' if rounds > 1 else ''} of {seconds:g} s; (own): the "
         "framework's own game")  # fmt: skip
+    starting = measuring or (lambda part: None)
+    starting("PettingZoo")
     rates, missing = _pettingzoo_part(names, seconds, rounds, seed, say)
     say("")
+    starting("OpenSpiel")
     more_rates, more_missing = _openspiel_part(names, seconds, rounds, seed, say)
+    starting(None)
     rates += more_rates
     missing += more_missing
     for line in missing:

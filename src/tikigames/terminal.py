@@ -1,16 +1,19 @@
 """Playing in the terminal: the table that seats humans and bots, the human's move entry and
 commands, the hot-seat hand-over, colour and the "thinking…" line (``tikigames play``).
 
-A human is shown only what their observation says (``str(obs)``, ``obs.history``, its legal
-actions); the full state is printed once, when the game is over. In hot seat (several humans
-at one screen) the screen *and* the scrollback are cleared before each human's turn, the
-next player is named and presses Enter, then sees what happened since their last turn as they
-saw it.
+A human is shown only what their observation says (``str(obs)``, its history in words, its
+legal actions); the full state is printed once, when the game is over. In hot seat (several
+humans at one screen) the screen *and* the scrollback are cleared before each human's turn,
+each seat has a line-editing history of its own (nothing one player typed can be recalled by
+the next with the Up key), the next player is named and presses Enter, then reads what
+happened since their last turn as they saw it.
 
 Move entry scales with the number of legal actions: no more than :data:`CAP` of them are
 printed; more are grouped by the text before their first separator (``c6-b6:N`` under ``c6``,
 ``sai@f2:W`` under ``sai``, ``10:start@1`` under ``10``), and ``moves PREFIX`` lists a group. A
-unique prefix of a legal action is accepted, and ``readline`` (where Python has it) completes
+unique prefix of a legal action is completed and shown, then played on Enter; a refusal says
+why, in the game's words (``state.illegal_reason``, or what the notation's parser found
+wrong), and offers the closest legal moves. ``readline`` (where Python has it) completes
 actions and commands with Tab.
 
 Colour is plain ANSI, used when the output is a terminal and ``NO_COLOR`` is not set: a few
@@ -21,6 +24,7 @@ A tool, in the top layer: built on the library, it may import any of it.
 
 from __future__ import annotations
 
+import difflib
 import os
 import random
 import re
@@ -38,7 +42,8 @@ from tikigames.core.constants import CHANCE
 from tikigames.core.errors import ActionError
 from tikigames.core.game import Game
 from tikigames.core.observation import Observation
-from tikigames.core.state import State
+from tikigames.core.play import decisions, next_turn
+from tikigames.core.state import State, result_in_words
 
 try:
     import readline
@@ -54,8 +59,8 @@ __all__ = [
     "Table",
     "Ticker",
     "group_key",
+    "kinds_of",
     "plain",
-    "result_in_words",
     "summarise",
     "wants_colour",
 ]
@@ -69,13 +74,13 @@ CLEAR = "\033[H\033[2J\033[3J"
 
 #: What a human may type besides an action, with what it does (``help`` prints this).
 COMMANDS: dict[str, str] = {
-    "help": "the rules in short, the notation and these commands",
+    "help [rules|notation]": "these commands, the rules in short and how moves are written",
     "moves [PREFIX]": "list every legal move, or those that start with PREFIX",
     "board": "show your view of the game again",
-    "log": "every move so far, as you saw it",
+    "log": "everything that happened so far, as you saw it",
     "hint": "ask a short search (IS-MCTS) for a move",
     "undo": "against bots: go back to your previous decision (not in hot seat)",
-    "quit": "abandon the game",
+    "quit": "leave the game",
 }
 
 #: The characters that end an action's first part, its group (``c6-b6:N``: ``c6``).
@@ -87,7 +92,11 @@ _REDRAW = 0.1
 
 
 class Abandoned(Exception):
-    """A human quit, or their input ran out."""
+    """A human quit (``quit``: ``by_quit`` is true), or their input ran out."""
+
+    def __init__(self, by_quit: bool = False) -> None:
+        super().__init__("quit" if by_quit else "the input ran out")
+        self.by_quit = by_quit
 
 
 def wants_colour(stream: TextIO) -> bool:
@@ -218,21 +227,6 @@ def summarise(texts: Sequence[str], width: int = 100, cap: int = CAP) -> list[st
     return lines
 
 
-def result_in_words(returns: Sequence[float]) -> str:
-    """``player 0 wins``, ``players 0 and 2 win``, ``a draw``: the seats with the best return.
-
-    >>> result_in_words([1.0, -1.0]), result_in_words([1, -1, 1, -1]), result_in_words([0, 0])
-    ('player 0 wins', 'players 0 and 2 win', 'a draw')
-    """
-    best = max(returns)
-    if all(value == best for value in returns):
-        return "a draw"
-    top = [seat for seat, value in enumerate(returns) if value == best]
-    if len(top) == 1:
-        return f"player {top[0]} wins"
-    return f"players {', '.join(map(str, top[:-1]))} and {top[-1]} win"
-
-
 def _first_paragraph(doc: str | None) -> str:
     if not doc:
         return ""
@@ -241,27 +235,129 @@ def _first_paragraph(doc: str | None) -> str:
     return plain(" ".join(" ".join(sentences).split()))
 
 
-def _game_help(game: Game[Any, Any, Any]) -> list[str]:
-    """The rules in short and the notation, from the game's own package: its docstring, and the
-    docstring of its action table's module (every game package has ``actions``), then one
-    example of every kind of move, read off the action table itself (the compiled build keeps
-    no docstring of a compiled module, the table is always there)."""
+def _paragraphs(text: str, width: int) -> list[str]:
+    """Plain text of paragraphs, wrapped to ``width``; a line starting ``- `` is a list item,
+    wrapped under its own text."""
+    lines: list[str] = []
+    for paragraph in text.strip().split("\n\n"):
+        items: list[str] = []
+        for line in paragraph.strip().splitlines():
+            line = line.strip()
+            if line.startswith("- ") or not items:
+                items.append(line)
+            else:
+                items[-1] += " " + line
+        for item in items:
+            indent = "    " if item.startswith("- ") else "  "
+            lines += textwrap.wrap(item, width, initial_indent="  ", subsequent_indent=indent)
+        lines.append("")
+    return lines[:-1]
+
+
+def rules_text(game: Game[Any, Any, Any], width: int = 100) -> list[str]:
+    """The rules in a player's words, from the game's ``rules_summary``; while a game has none,
+    the first paragraph of its package's docstring, and where to read more (its installed
+    documentation: ``python -m pydoc tikigames.<game>``).
+
+    >>> import tikigames
+    >>> lines = rules_text(tikigames.load("tiki_topple"))
+    >>> lines[0]
+    'Tiki Topple — the rules in short:'
+    """
+    lines = [f"{game.title} — the rules in short:"]
+    summary = type(game).rules_summary
+    if summary.strip():
+        return lines + _paragraphs(summary, width)
     package = type(game).__module__.rpartition(".")[0]
-    rules = _first_paragraph(getattr(sys.modules.get(package), "__doc__", None))
-    lines = [f"{game.title}: {rules}" if rules else game.title]
-    actions = getattr(sys.modules.get(package + ".actions"), "__doc__", None)
-    if actions:
-        notation = [plain(line) for line in actions.strip().splitlines()[1:]]
-        kept = [line for line in notation if not set(line.strip()) <= {"="} or not line.strip()]
-        lines += ["", "The notation (the action table: ids, kind, text):", *kept]
-    examples: dict[str, str] = {}
-    for action in game.actions():
-        examples.setdefault(group_key(action.text), action.text)
-    shown = list(examples.values())
-    more = f" … ({len(shown) - 12} more kinds)" if len(shown) > 12 else ""
-    lines += ["", "A move of each kind: " + ", ".join(shown[:12]) + more]
-    lines.append(f"Full rules: https://tikigames.readthedocs.io/en/latest/games/{game.name}.html")
+    first = _first_paragraph(getattr(sys.modules.get(package), "__doc__", None))
+    if first:
+        lines += textwrap.wrap(first, width, initial_indent="  ", subsequent_indent="  ")
+    lines.append(f"  More: python -m pydoc {package}")
     return lines
+
+
+def notation_text(
+    game: Game[Any, Any, Any], legal: Sequence[str] = (), width: int = 100
+) -> list[str]:
+    """How moves are written: one example per kind of action with what it does (the game's
+    ``notation_examples``); while a game has none, one move of each group of the ``legal``
+    moves at hand.
+
+    >>> import tikigames
+    >>> for line in notation_text(tikigames.load("tactiki"), ["a1-a2", "a1-b1", "pass"]):
+    ...     print(line)
+    How moves are written (type one, or a start of it that only one legal move has):
+      for example: a1-a2, pass
+    """
+    lines = ["How moves are written (type one, or a start of it that only one legal move has):"]
+    examples = game.notation_examples()
+    if examples:
+        column = min(max(len(example) for _, example in examples), 24)
+        for what, example in examples:
+            lines += textwrap.wrap(
+                f"{example:{column}}  {what}",
+                width,
+                initial_indent="  ",
+                subsequent_indent=" " * (column + 4),
+            )
+        return lines
+    if legal:
+        shown = [group[0] for group in _groups(legal, 1).values()]
+        items = [f"{text}," for text in shown[:12]] + [f"… ({len(shown) - 12} more)"]
+        if len(shown) <= 12:
+            items = [*items[: len(shown) - 1], shown[-1]]
+        lines += _wrap(["for example:", *items], width, sep=" ")
+    return lines
+
+
+def _shape(text: str) -> str:
+    """The form of an action's text, its names and numbers blanked, a first word kept where it
+    is a keyword (two letters or more, followed by a space, a digit or the end: ``up``,
+    ``draft``, ``pass``): actions of one kind share a form.
+
+    >>> _shape("up2 akamai"), _shape("sai@f2:W"), _shape("c6-b6:N"), _shape("draw lotus,air")
+    ('up# a', 'a@a#:a', 'a#-a#:a', 'draw a,a')
+    """
+    keyword = re.match(r"[A-Za-z]{2,}(?=[\s\d]|$)", text)
+    head = keyword.group(0) if keyword else ""
+    return head + re.sub(r"[A-Za-z]+", "a", re.sub(r"\d+", "#", text[len(head) :]))
+
+
+def _common_start(first: str, second: str) -> int:
+    """How many characters ``first`` and ``second`` share from the start."""
+    count = 0
+    for a, b in zip(first, second, strict=False):
+        if a != b:
+            break
+        count += 1
+    return count
+
+
+def kinds_of(game: Game[Any, Any, Any], texts: Sequence[str]) -> list[tuple[str, int]]:
+    """What the actions ``texts`` do, by kind — ``(what it does, how many)`` in the order of the
+    game's ``notation_examples`` — so that a turn's heading offers only the kinds of move that
+    are legal. An action is of the kind of the example of its form (:func:`_shape`) that shares
+    the longest start with it; an action of no example's form is left out (none at all while
+    the game has no examples).
+
+    >>> import tikigames
+    >>> game = tikigames.load("tiki_topple")
+    >>> game.notation_examples = lambda: [("push a tiki up 1", "up1 nani"),
+    ...     ("push a tiki up 2", "up2 nani"), ("topple a tiki", "topple nani")]
+    >>> kinds_of(game, ["up1 huhu", "up2 kapu", "up2 nui"])
+    [('push a tiki up 1', 1), ('push a tiki up 2', 2)]
+    """
+    examples = game.notation_examples()
+    if not examples:
+        return []
+    counts = [0] * len(examples)
+    forms = [_shape(example) for _, example in examples]
+    for text in texts:
+        form = _shape(text)
+        same = [i for i, shape in enumerate(forms) if shape == form]
+        if same:
+            counts[max(same, key=lambda i: _common_start(examples[i][1], text))] += 1
+    return [(what, counts[i]) for i, (what, _) in enumerate(examples) if counts[i]]
 
 
 class Ticker:
@@ -341,6 +437,37 @@ class _Undo(Exception):
     """The human asked to go back to their previous decision."""
 
 
+def _sentence(text: str) -> str:
+    """``text`` ending with a full stop, unless it ends with one already (or ``?``, ``!``)."""
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+class _Histories:
+    """Hot seat: each seat's own ``readline`` history, swapped in at each hand-over, so that
+    nothing one player typed (a move refused, a ``moves PREFIX``, a note) can be recalled by the
+    next with the Up key. Only where ``readline`` edits the input (``active``)."""
+
+    def __init__(self, active: bool) -> None:
+        self.active = active
+        self.lines: dict[int, list[str]] = {}
+        self.owner: int | None = None
+
+    def seat(self, owner: int | None) -> None:
+        """Keep the lines typed so far as the current owner's, and leave ``owner``'s loaded
+        (nobody's: an empty history, for the hand-over's prompt and the game's end)."""
+        if not self.active:
+            return
+        if self.owner is not None:
+            count = readline.get_current_history_length()
+            self.lines[self.owner] = [
+                line for line in map(readline.get_history_item, range(1, count + 1)) if line
+            ]
+        readline.clear_history()
+        for line in self.lines.get(owner, []) if owner is not None else []:
+            readline.add_history(line)
+        self.owner = owner
+
+
 class Table:
     """One game at the terminal: humans (``"human"`` in ``kinds``) and bots, played to the end.
 
@@ -382,6 +509,7 @@ class Table:
         self.interactive = (
             readline is not None and stdin is sys.stdin and stdout is sys.stdout and stdin.isatty()
         )
+        self.histories = _Histories(self.interactive and self.hot_seat)
         isatty = getattr(stdout, "isatty", None)
         self.live = bool(isatty and isatty())  # the thinking line is redrawn on terminals only
         self.state: State[Any, Any, Any] = game.new_initial_state()
@@ -389,8 +517,11 @@ class Table:
         self.seen_until = {seat: 0 for seat in self.humans}  # history length at their last move
         self.interludes: dict[int, list[str]] = {seat: [] for seat in self.humans}
         self.seated: int | None = None
-        self.decisions: list[tuple[State[Any, Any, Any], list[int]]] = []
+        #: Per decision of the lone human: the move number and the actors before it (undo).
+        self.decisions: list[tuple[int, list[int]]] = []
         self.legal_texts: list[str] = []
+        #: The legal action a unique prefix was completed to, played if the next line is empty.
+        self.proposed: Action | None = None
         self.thought = 0.0  # the last bot's thinking time
 
     # The loop.
@@ -403,39 +534,43 @@ class Table:
             readline.set_completer_delims("")
             readline.parse_and_bind("tab: complete")
         state = self.state
-        while not state.is_terminal():
-            player = state.current_player()
-            if player < 0:
-                action = state.sample_chance(rng)
-                state.apply_unchecked(action)
-            elif self.kinds[player] == "human":
-                try:
-                    action = self._human(player)
-                except _Undo:
-                    state = self.state
-                    continue
-                state.apply_action(action)
-                self.seen_until[player] = len(self.actors) + 1
-            else:
-                action = self._bot(player, rng)
-                state.apply_action(action)
-            self.actors.append(player)
-            self._after(player)
+        loop = decisions(state, rng, on_action=self._after)
+        try:
+            turn = next_turn(loop)
+            while turn is not None:
+                player = turn.player
+                chosen: Action | None
+                if self.kinds[player] == "human":
+                    try:
+                        chosen = self._human(player)
+                    except _Undo:
+                        chosen = None  # the loop looks at the position again
+                    else:
+                        self.seen_until[player] = len(self.actors) + 1
+                else:
+                    chosen = self._bot(player, rng)
+                turn = next_turn(loop, chosen)
+        finally:
+            self.histories.seat(None)  # in hot seat, nobody's lines are left to recall
         self._game_over()
         return state
 
-    def _after(self, player: int) -> None:
-        state = self.state
+    def _words(self, state: State[Any, Any, Any], viewer: int | None) -> tuple[str, ...]:
+        """The history as ``viewer`` saw it, in words (the game's ``history_in_words``)."""
+        words: tuple[str, ...] = state.observation(viewer).history_in_words()
+        return words
+
+    def _after(self, state: State[Any, Any, Any], player: int, action: Action) -> None:
+        self.actors.append(player)
         if self.on_action is not None:
             self.on_action(state)
         if player == CHANCE:
             if self.verbose and not self.hot_seat:
-                print(
-                    self.style.dim(f"chance: {state.seen_history(self.viewer)[-1]}"), file=self.out
-                )
+                seen = self._words(state, self.viewer)[-1]
+                print(self.style.dim(f"chance: {seen}"), file=self.out)
             return
         if self.kinds[player] != "human" and not self.hot_seat:
-            seen = state.seen_history(self.viewer)[-1]
+            seen = self._words(state, self.viewer)[-1]
             took = f" ({self.thought:.1f} s)" if self.thought >= 1 else ""
             print(f"player {player} ({self.kinds[player]}): {self.style.move(seen)}{took}",
                   file=self.out)  # fmt: skip
@@ -459,19 +594,13 @@ class Table:
         return action
 
     def _game_over(self) -> None:
+        """The whole final position, then the result in words (the game's ``result_text``)."""
         state = self.state
         if self.hot_seat:
             self.out.write(CLEAR)
-        lines = str(state).splitlines()
-        ending = next((line for line in lines if line.startswith("Game over")), None)
-        body = [line for line in lines if line is not ending]
-        returns = state.returns()
-        words = result_in_words(returns)
-        if ending is not None and ending.rstrip(".") != "Game over":
-            words = ending.partition(":")[2].strip() or words
-        print("\n" + "\n".join(body), file=self.out)
-        scores = ", ".join(f"player {seat} {value:+g}" for seat, value in enumerate(returns))
-        print(self.style.bold(f"Game over: {words}.") + f" Returns: {scores}", file=self.out)
+        print("\n" + str(state), file=self.out)
+        words = state.result_text() or result_in_words(state.returns())
+        print(self.style.bold(_sentence(f"Result: {words}")), file=self.out)
 
     # A human's turn.
 
@@ -490,33 +619,45 @@ class Table:
                 raise Abandoned
         return " ".join(line.split())  # "up1  nani " is "up1 nani"
 
+    def _hand_over(self, player: int) -> None:
+        """Hot seat: clear the screen and the scrollback, leave nobody's input history to
+        recall, name the next player and wait for them; then load their own history."""
+        self.histories.seat(None)
+        self.out.write(CLEAR)
+        print(self.style.heading(f"Player {player}'s turn."), file=self.out)
+        self._ask(f"Player {player}: press Enter when only you can see the screen. ")
+        self.out.write(CLEAR)
+        self.histories.seat(None)  # what was typed at the hand-over is nobody's
+        self.histories.seat(player)
+
     def _human(self, player: int) -> Action:
         if not self.hot_seat:
-            self.decisions.append((self.state.clone(), list(self.actors)))
+            self.decisions.append((self.state.move_number(), list(self.actors)))
         out = self.out
         obs = self.state.observation(player)
         if self.hot_seat and self.seated != player:
-            out.write(CLEAR)
-            print(self.style.heading(f"Player {player}'s turn."), file=out)
-            self._ask(f"Player {player}: press Enter when only you can see the screen. ")
-            out.write(CLEAR)
+            self._hand_over(player)
         if self.hot_seat:
             self._recap(obs)
         self.seated = player
+        self.proposed = None
         legal = obs.legal_actions()
         self.legal_texts = [str(action) for action in legal]
         print(str(obs), file=out)
         self._show_moves(self.legal_texts)
         while True:
             text = self._ask(f"player {player}> ")
+            proposed, self.proposed = self.proposed, None
             if not text:
+                if proposed is not None:
+                    return proposed
                 continue  # an empty line: just ask again
             word, _, rest = text.partition(" ")
             command = word.lower()
             if command in ("quit", "exit"):
-                raise Abandoned
+                raise Abandoned(by_quit=True)
             if command in ("help", "?"):
-                self._help(player)
+                self._help(rest.strip().lower())
             elif command == "moves":
                 self._list(rest.strip())
             elif command == "board":
@@ -527,14 +668,17 @@ class Table:
             elif command == "hint":
                 self._hint(obs)
             elif command == "undo":
-                self._undo()
+                self._go_back()
             else:
                 action = self._resolve(obs, legal, text)
                 if action is not None:
                     return action
 
     def _resolve(self, obs: Observation[Any], legal: list[Action], text: str) -> Action | None:
-        """The legal action ``text`` names, exactly or as a unique prefix; else None, said why."""
+        """The legal action ``text`` names exactly; else None, and said why: a unique start of
+        a legal action is completed and proposed (:attr:`proposed`, played on Enter), an
+        ambiguous start lists what it could be, and a refusal gives the game's reason and the
+        closest legal moves."""
         out = self.out
         try:
             action = obs.game.action_table.parse(text)
@@ -543,29 +687,50 @@ class Table:
         else:
             if action in legal:
                 return legal[legal.index(action)]
-            parsed, reason = action, f"{action.text!r} is not legal now"
+            why = self.state.illegal_reason(action) or "not legal now"
+            parsed, reason = action, f"{action.text!r}: {why}"
         low = text.lower()
         matches = [a for a in legal if str(a).lower().startswith(low)]
         if parsed is None and len(matches) == 1:
-            print(f"  = {self.style.move(str(matches[0]))}", file=out)
-            return matches[0]
+            self.proposed = matches[0]
+            print(f"{text} → {self.style.move(str(matches[0]))} — press Enter to play it, "
+                  "or type another move", file=out)  # fmt: skip
+            return None
         if parsed is None and matches:
             print(f"{text!r} could be any of {len(matches)} moves; type more of it:", file=out)
             for line in summarise([str(a) for a in matches]):
                 print(line, file=out)
             return None
-        print(self.style.error(f"Not accepted: {reason}."), file=out)
-        print(
-            "Type a legal move (or the start of one), moves to list them, help for more.", file=out
-        )
+        print(self.style.error(_sentence(f"Not accepted: {reason}")), file=out)
+        close = self._closest(text)
+        if close:
+            print("Closest legal moves: " + ", ".join(self.style.move(t) for t in close)
+                  + " (moves lists them all, help for more)", file=out)  # fmt: skip
+        else:
+            print("Type a legal move (or the start of one), moves to list them, help for more.",
+                  file=out)  # fmt: skip
         return None
 
+    def _closest(self, text: str, count: int = 5) -> list[str]:
+        """The legal moves whose text is closest to ``text`` (difflib's ratio, case aside)."""
+        by_lower = {legal.lower(): legal for legal in self.legal_texts}
+        close = difflib.get_close_matches(text.lower(), list(by_lower), n=count, cutoff=0.6)
+        return [by_lower[match] for match in close]
+
     def _show_moves(self, texts: Sequence[str]) -> None:
-        many = len(texts) > CAP
-        head = f"Your moves ({len(texts)}):"
-        if many:
-            head = f"Your moves ({len(texts)}, by first part; moves PREFIX lists a group):"
-        print(self.style.heading(head), file=self.out)
+        """The heading — how many moves, and of which kinds (only kinds that are legal) — and
+        the moves, grouped when there are many."""
+        kinds = kinds_of(self.game, texts)
+        of = ": " + ", ".join(f"{what} ({count})" for what, count in kinds) if kinds else ""
+        grouped = " — by first part; moves PREFIX lists a group" if len(texts) > CAP else ""
+        head = f"Your moves ({len(texts)}{of}){grouped}"
+        apart = len(head) > 100  # the kinds on lines of their own
+        if apart:
+            sort = "kind" if len(kinds) == 1 else "kinds"
+            head = f"Your moves ({len(texts)}, of {len(kinds)} {sort}){grouped}"
+        print(self.style.heading(head + ":"), file=self.out)
+        for what, count in kinds if apart else ():
+            print(f"  - {what} ({count})", file=self.out)
         for line in summarise(texts):
             print(line, file=self.out)
 
@@ -583,23 +748,41 @@ class Table:
         for line in summarise(chosen):
             print(line, file=self.out)
 
-    def _help(self, player: int) -> None:
-        print("\n".join(_game_help(self.game)), file=self.out)
-        print(self.style.heading("\nCommands (anything else is read as a move):"), file=self.out)
+    def _help(self, topic: str) -> None:
+        """``help``: the commands, the rules and the notation; ``help rules``, ``help
+        notation``: one of them."""
+        out = self.out
+        if topic not in ("", "rules", "notation"):
+            print(self.style.error(f"help takes rules, notation or nothing, not {topic!r}."),
+                  file=out)  # fmt: skip
+            return
+        if topic in ("", "rules"):
+            lines = rules_text(self.game)
+            print(self.style.heading(lines[0]), file=out)
+            print("\n".join(lines[1:]), file=out)
+        if topic in ("", "notation"):
+            lines = notation_text(self.game, self.legal_texts)
+            print(self.style.heading(("\n" if not topic else "") + lines[0]), file=out)
+            print("\n".join(lines[1:]), file=out)
+        if topic:
+            return
+        print(self.style.heading("\nCommands (anything else is read as a move):"), file=out)
         for name, doc in COMMANDS.items():
-            print(f"  {name:15} {doc}", file=self.out)
+            print(f"  {name:22} {doc}", file=out)
         print(
-            "A move may be typed in full or as any start of it that only one legal move has"
-            + (" (Tab completes)." if self.interactive else "."),
-            file=self.out,
+            "A start of a move that only one legal move has is completed: Enter plays it"
+            + ("; Tab completes too." if self.interactive else "."),
+            file=out,
         )
 
     def _log(self, obs: Observation[Any], start: int) -> None:
-        for index in range(start, len(obs.history)):
+        """What happened from history entry ``start`` on, in the words of ``obs``'s player."""
+        words = obs.history_in_words()
+        for index in range(start, len(words)):
             actor = self.actors[index]
             who = "chance" if actor == CHANCE else f"player {actor}"
             you = " (you)" if actor == obs.player else ""
-            print(f"  {index + 1:4}. {who}{you}: {obs.history[index]}", file=self.out)
+            print(f"  {index + 1:4}. {who}{you}: {words[index]}", file=self.out)
 
     def _recap(self, obs: Observation[Any]) -> None:
         """Hot seat: what happened since this player's last move, as they saw it."""
@@ -628,7 +811,7 @@ class Table:
             file=self.out,
         )
 
-    def _undo(self) -> None:
+    def _go_back(self) -> None:
         if self.hot_seat:
             print(self.style.error("No undo in hot seat: the others have seen the move."),
                   file=self.out)  # fmt: skip
@@ -637,8 +820,9 @@ class Table:
             print(self.style.error("Nothing to undo: this is your first decision."), file=self.out)
             return
         self.decisions.pop()  # this decision
-        state, actors = self.decisions.pop()  # the previous one, asked again by the loop
-        self.state = state
+        moves, actors = self.decisions.pop()  # the previous one, asked again by the loop
+        while self.state.move_number() > moves:
+            self.state.undo_action()
         self.actors = actors
         print(self.style.heading("Back to your previous decision."), file=self.out)
         raise _Undo
