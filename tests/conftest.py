@@ -7,11 +7,10 @@ import os
 from hypothesis import HealthCheck, settings
 
 #: Every profile: no deadline (a shared machine is slow at times) and no slowness checks.
-_COMMON = {
-    "deadline": None,
-    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
-}
-settings.register_profile("ci", max_examples=40, derandomize=True, **_COMMON)
-settings.register_profile("wheel", max_examples=12, derandomize=True, **_COMMON)
-settings.register_profile("thorough", max_examples=200, **_COMMON)
+_COMMON = settings(
+    deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+settings.register_profile("ci", _COMMON, max_examples=40, derandomize=True)
+settings.register_profile("wheel", _COMMON, max_examples=12, derandomize=True)
+settings.register_profile("thorough", _COMMON, max_examples=200)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -39,7 +39,7 @@ def test_picture_options_are_checked() -> None:
         PictureOptions(size=5)
     for wrong in ({"size": "big"}, {"coordinates": 1}, {"flipped": "me"}, {"highlight": 3}):
         with pytest.raises(TypeError):
-            PictureOptions(**wrong)  # type: ignore[arg-type]
+            PictureOptions(**wrong)
     with pytest.raises(ValueError, match="unknown picture option 'glow'"):
         PictureOptions(extra={"glow": True}).check_extra(["overlay"])
     assert len(SEAT_COLOURS) == len(SEAT_LETTERS) == 6 and len(set(SEAT_COLOURS)) == 6

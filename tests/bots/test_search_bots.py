@@ -108,7 +108,7 @@ def test_search_returns_a_legal_action_reproducibly(name: str, cls: type[SearchB
 @pytest.mark.parametrize("cls", SEARCH_BOTS)
 def test_search_bots_are_deterministic_in_a_multiplayer_game(cls: type[SearchBot]) -> None:
     game = tikigames.load("tiki_topple", players=3)
-    bots = [cls(iterations=20), RandomBot(), cls(iterations=20)]
+    bots: list[Bot] = [cls(iterations=20), RandomBot(), cls(iterations=20)]
     first = tikigames.play(game, bots, seed=5)
     assert first.is_terminal()
     assert tikigames.play(game, bots, seed=5).history() == first.history()

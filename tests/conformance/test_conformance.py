@@ -1,4 +1,4 @@
-"""The contract every registered game passes (DESIGN.md), through the public conformance suite
+"""The contract every registered game passes (docs: Concepts), through the public conformance suite
 :func:`tikigames.testing.check_game`, on every game and option set of ``configs.py``; plus what
 the library promises beyond the general contract (returns are −1, 0 or +1; the guess of
 ``evaluate`` lies in [−1, 1])."""

@@ -142,7 +142,8 @@ def test_play_is_reproducible_and_checks_bots() -> None:
 
     class Cheater:
         def act(self, obs: tikigames.Observation, rng: random.Random) -> tikigames.Action:
-            return obs.game.action(36)  # a Toast, illegal on a first turn
+            toast: tikigames.Action = obs.game.action(36)  # illegal on a first turn
+            return toast
 
     with pytest.raises(IllegalActionError):
         tikigames.play(game, [Cheater(), Cheater(), Cheater()], seed=1)
@@ -181,13 +182,13 @@ numbers.Integral.register(_Id)
 def test_integer_types_other_than_int_are_accepted_by_value() -> None:
     state = tikigames.load("tiki_topple").new_initial_state()
     first = state.legal_actions()[0]
-    state.apply_action(_Id(int(first)))  # type: ignore[arg-type]
+    state.apply_action(_Id(int(first)))
     assert state.history() == [first]
     with pytest.raises(ActionError):
-        state.apply_action(_Id(10**6))  # type: ignore[arg-type]
+        state.apply_action(_Id(10**6))
     state.undo_action()
     with pytest.raises(ActionError, match="_IndexOnly"):
-        state.apply_action(_IndexOnly(int(first)))  # type: ignore[arg-type]
+        state.apply_action(_IndexOnly(int(first)))
     assert state.history() == []
 
 

@@ -124,8 +124,8 @@ def test_huge_ints_give_the_contract_errors_with_bounded_messages(name: str) -> 
             target = target[key]
         target[path[-1]] = HUGE
         cases.append((tikigames.InvalidStateError, lambda b=bad: game.observation_from_json(b)))
-    for error, call in cases:
-        with pytest.raises(error) as raised:
+    for expected, call in cases:
+        with pytest.raises(expected) as raised:
             call()
         assert isinstance(raised.value, ValueError)
         assert len(str(raised.value)) < BOUND, str(raised.value)[:500]
