@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import tikigames
+from tikigames.core.action import Action
 from tikigames.core.constants import TERMINAL
 from tikigames.paiko import PaikoState
 from tikigames.paiko.data import (
@@ -424,7 +425,7 @@ def test_the_tensor_holds_every_field_the_legal_actions_depend_on(options: dict[
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_distinct_legal_actions_get_distinct_tensors(options: dict[str, Any]) -> None:
-    seen: dict[tuple[int | None, tuple[float, ...]], list[int]] = {}
+    seen: dict[tuple[int | None, tuple[float, ...]], list[Action]] = {}
     positions = 0
     for state in random_states(8, 200, seed=11, **options):
         for player in (0, 1, None):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from typing import Any
 
@@ -126,7 +126,7 @@ def test_draws_are_uniform_over_the_legal_actions(seed: int, options: dict[str, 
     position, and per kind of action over all positions."""
     rng = random.Random(seed)
     kinds_seen: Counter[int] = Counter()
-    kinds_expected: Counter[int] = Counter()
+    kinds_expected: dict[int, float] = defaultdict(float)
     phases: Counter[str] = Counter()
     for state in positions(200 + seed, options, every=12):
         legal = state.legal_actions()

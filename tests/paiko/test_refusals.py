@@ -1,4 +1,4 @@
-"""Why an action is refused (issue #14): one test per rule of ../shared/rules/paiko.md that can
+"""Why an action is refused (issue #14): one test per rule of docs/games/paiko.rst that can
 refuse an action, each on a position reached through real actions, with the exact reason, the
 error that carries it and the state left unchanged; then a property over random games: the
 rules as :mod:`tikigames.paiko.refusals` reads them break no rule exactly for the legal actions,

@@ -1,4 +1,4 @@
-"""The rules of ../shared/rules/paiko.md, one test (or more) per rule: the board and the
+"""The rules of docs/games/paiko.rst, one test (or more) per rule: the board and the
 tiles' patterns (from the precomputed tables), then every kind of action, captures, scoring and
 the end of the game, on positions reached through real actions; the options and the state's
 accessors."""
@@ -248,6 +248,7 @@ def test_the_samplers_slots() -> None:
     board allows, once, in each facing the tile may take (facing N for the others), ``None`` for
     the targets the square lacks, then the 3 turns of a tile with a facing."""
     lk = tikigames.load("paiko").action_table
+    assert isinstance(lk, PaikoTable)
     for kind in range(32):
         tile, facing = kind >> 2, kind & 3
         for s in range(NUM_SQUARES):

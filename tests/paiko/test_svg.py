@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
@@ -82,7 +83,7 @@ def test_random_games_draw_with_every_option(seed: int) -> None:
             own = state.board()
             square = rng.choice(own)[0] if own else "e5"
             extra = {"overlay": overlay, "destinations": square}
-            options = {k: v for k, v in extra.items() if v is not None}
+            options: dict[str, Any] = {k: v for k, v in extra.items() if v is not None}
             flipped = rng.choice([None, 0, 1])
             coordinates = rng.random() < 0.5
             picture = state.svg(flipped=flipped, coordinates=coordinates, **options)

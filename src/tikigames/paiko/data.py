@@ -19,6 +19,17 @@ from typing import Final
 
 PLAYER_NAMES: Final = ("White", "Black")
 
+
+def result_words(winner: int | None) -> str:
+    """The result of a finished game in Paikō's words (``None``: a draw), as the state's
+    ``result_text()``, the text rendering and the pictures say it.
+
+    >>> result_words(0), result_words(None)
+    ('White wins', 'a draw')
+    """
+    return "a draw" if winner is None else f"{PLAYER_NAMES[winner]} wins"
+
+
 #: Tile names in the canonical order (of the action table and of a draw's text).
 TILES: Final = ("sai", "sword", "bow", "lotus", "air", "fire", "earth", "water")
 SAI: Final = 0

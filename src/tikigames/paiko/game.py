@@ -79,6 +79,6 @@ class Paiko(Game[PaikoState, PaikoObservation, PaikoRules]):
     def action_table(self) -> PaikoTable:
         """The action table with the rules engine's lookups, shared by every state of the game
         (and by every Paikō game: it does not depend on the options)."""
-        table = self._table
+        table = super().action_table
         assert isinstance(table, PaikoTable)
         return table

@@ -3,8 +3,8 @@ holds the whole position (in a readable, JSON-ready form) beside the history."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
 
 from tikigames.core.observation import Observation
 from tikigames.paiko.state import PaikoState
@@ -12,7 +12,15 @@ from tikigames.paiko.state import PaikoState
 if TYPE_CHECKING:
     from tikigames.paiko.game import Paiko  # noqa: F401 (base class)
 
-__all__ = ["PaikoObservation"]
+__all__ = ["LOOK_BACK", "PaikoObservation"]
+
+#: How many actions back a picture looks for its highlighted action (the picks of a capture,
+#: the move that captured, a Sai's deploy before its follow-up), and so how far back an
+#: observation keeps the captures.
+LOOK_BACK: Final = 30
+#: The field that is no part of the observation's knowledge as JSON carries it (see
+#: :attr:`PaikoObservation.captures`).
+_NOT_IN_JSON: Final = frozenset({"captures"})
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -36,6 +44,11 @@ class PaikoObservation(Observation["Paiko"]):
         pending_sai: the square of a deployed Sai awaiting its follow-up, or ``None``.
         picks: the captured player's picks still to make.
         winner: the winner once the game is over (``None`` before, and for a draw).
+        captures: ``(index, tiles)`` for each of the last 2 · :data:`LOOK_BACK` + 1 actions
+            of the history that captured: its index and the tiles it removed, as in ``board``
+            (the state's ``captures(index)``), for the pictures. Like ``legal`` it follows
+            from the rest (the history replays to it), so it is neither compared nor written
+            to JSON.
     """
 
     phase: str
@@ -50,10 +63,21 @@ class PaikoObservation(Observation["Paiko"]):
     pending_sai: str | None
     picks: int
     winner: int | None
+    captures: tuple[tuple[int, tuple[tuple[str, int, str, str], ...]], ...] = field(
+        default=(), compare=False
+    )
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """The fields of the JSON form: all the game's own but ``captures``."""
+        return tuple(name for name in super().field_names() if name not in _NOT_IN_JSON)
 
     @classmethod
     def _fields_of(cls, state: PaikoState, player: int | None) -> dict[str, Any]:
         lost, scores, last = state.lost(), state.scores(), state.last_moved()
+        # The window holds the captures a picture may highlight: a give up to LOOK_BACK back
+        # highlights the capture it pays for, a few picks earlier.
+        capturing = state.capturing(state.move_number() - 1 - 2 * LOOK_BACK)
         return {
             "phase": state.phase(),
             "board": tuple(state.board()),
@@ -67,4 +91,7 @@ class PaikoObservation(Observation["Paiko"]):
             "pending_sai": state.pending_sai(),
             "picks": state.picks(),
             "winner": state.winner(),
+            "captures": tuple([(i, tuple(state.captures(i))) for i in capturing])
+            if capturing
+            else (),
         }

@@ -1,11 +1,14 @@
-"""Why a Paikō action is refused: the rule of ``rules/paiko.md`` that forbids it, in its words.
+"""Why a Paikō action is refused: the rule of docs/games/paiko.rst that forbids it, in its words.
 
-:func:`rule_broken` is a second, plain reading of the rules, square by square from the public
-accessors of the state (``state.board()``, ``hand``, ``reserve``, ``last_moved`` …) and the
-pattern tables of :mod:`tikigames.paiko.data`: it names the first rule an action breaks, in the
-order a player would think of them — the phase and whose turn it is, then what the action
-moves or deploys, then the squares it uses, and self-capture last, since that needs the whole
-action. It never reads the engine's incremental maps, so the tests can hold it against the
+:func:`rule_broken` reads the position square by square from the public accessors of the state
+(``state.board()``, ``hand``, ``reserve``, ``last_moved`` …) and names the first rule an action
+breaks, in the order a player would think of them — the phase and whose turn it is, then what
+the action moves or deploys, then the squares it uses, and self-capture last, since that needs
+the whole action. What threatens, covers and supports a square, and so what is passable,
+capturable or a deploy square, it takes from the engine's own maps
+(:class:`~tikigames.paiko.maps.PaikoMaps`) of the board as the action would leave it (a tile
+lifted, a tile placed), and the Lotus's limit from :mod:`tikigames.paiko.movegen`; the pattern
+tables of :mod:`tikigames.paiko.data` only name the tiles. The tests hold it against the
 engine: it breaks no rule exactly for the legal actions. It is only called on a refusal, so it
 is written for clarity, not speed.
 
@@ -21,14 +24,13 @@ from typing import TYPE_CHECKING, Final
 from tikigames.paiko.actions import DEPLOY, DRAFT, DRAW, GIVE, PASS, REDEPLOY, SHIFT, STAY, TURN
 from tikigames.paiko.data import (
     AIR,
+    BIT,
     BLACK,
     COPIES,
-    COVER_SETS,
     EARTH,
     FACED,
     FACINGS,
     FIRE,
-    HOME,
     LOTUS,
     PLAYER_NAMES,
     SAI,
@@ -41,6 +43,8 @@ from tikigames.paiko.data import (
     TILES,
     WATER,
 )
+from tikigames.paiko.maps import PaikoMaps
+from tikigames.paiko.movegen import LOTUS_MAX_THREAT, lotus_calm
 
 if TYPE_CHECKING:
     from tikigames.paiko.actions import PaikoAction
@@ -191,20 +195,21 @@ def _deploy(state: PaikoState, action: PaikoAction) -> str | None:
         return f"only a Lotus may stand on a black square, and {square} is one"
     if target in pieces:
         return f"a tile is deployed on an empty square, and {square} holds {_owned(pieces, target)}"
-    sources = _sources(pieces, p, target)
+    maps = _maps_of(pieces)
+    threat = maps.against[p][target]
     if tile == LOTUS:
-        if len(sources) > 2:
+        if not lotus_calm(threat):
             return (
-                f"a Lotus may be deployed only where the threat against {who} is at most 2:"
-                f" {square} has {len(sources)} ({_from(pieces, sources, p)})"
+                f"a Lotus may be deployed only where the threat against {who} is at most"
+                f" {LOTUS_MAX_THREAT}: {square} has {threat} ({_threats(pieces, p, target)})"
             )
         return None
-    if sources:
+    if threat:
         return (
             f"{_a(tile)} may not be deployed on a threatened square ({square} is threatened"
-            f" by {_from(pieces, sources, p)})"
+            f" by {_threats(pieces, p, target)})"
         )
-    if not HOME[p][target] and not _supported(pieces, p, target):
+    if not maps.support[p][target]:
         return (
             "a tile is deployed in your homeground or on a square one of your tiles threatens:"
             f" {square} is neither in {who}'s homeground nor threatened by a tile of {who}'s"
@@ -285,13 +290,12 @@ def _redeploy_target(pieces: Pieces, lifted: Pieces, p: int, target: int) -> str
         return (
             f"a Water redeploys onto an empty square, and {square} holds {_owned(pieces, target)}"
         )
-    sources = _sources(lifted, p, target)
-    if sources:
+    if _maps_of(lifted).against[p][target]:
         return (
             f"a Water may not be redeployed on a threatened square ({square} is threatened"
-            f" by {_from(lifted, sources, p)})"
+            f" by {_threats(lifted, p, target)})"
         )
-    if not HOME[p][target] and not _supported(pieces, p, target):
+    if not _maps_of(pieces).support[p][target]:
         return (
             "a Water is redeployed in your homeground or on a square one of your tiles threatens"
             f" (its own threat included): {square} is neither in {who}'s homeground nor"
@@ -305,11 +309,12 @@ def _path(lifted: Pieces, p: int, piece: tuple[int, int, int], src: int, dst: in
     target = SQUARE_NAMES[dst]
     if dst in lifted:
         return f"a shift ends on an empty square, and {target} holds {_owned(lifted, dst)}"
-    why = _impassable(lifted, p, piece, dst)
+    maps = _maps_of(lifted)
+    why = _impassable(maps, lifted, p, piece, dst)
     if why is not None:
         return f"every square a shift enters must be passable: {why}"
     middles = [m for t, _, ms in SHIFT_TARGETS[src] if t == dst for m in ms]
-    blocked = [_impassable(lifted, p, piece, m) for m in middles]
+    blocked = [_impassable(maps, lifted, p, piece, m) for m in middles]
     if middles and all(blocked):
         return (
             f"every square a shift enters must be empty and passable, and the way from"
@@ -318,37 +323,38 @@ def _path(lifted: Pieces, p: int, piece: tuple[int, int, int], src: int, dst: in
     return None
 
 
-def _impassable(lifted: Pieces, p: int, piece: tuple[int, int, int], square: int) -> str | None:
-    """Why the moving ``piece`` (lifted off the board) may not enter ``square``, or ``None``."""
+def _impassable(
+    maps: PaikoMaps, lifted: Pieces, p: int, piece: tuple[int, int, int], square: int
+) -> str | None:
+    """Why the moving ``piece`` may not enter ``square`` (``maps``: the engine's maps of the
+    board ``lifted``, without it), or ``None``."""
     name = SQUARE_NAMES[square]
     if square in lifted:
         return f"{name} holds {_owned(lifted, square)}"
-    sources = _sources(lifted, p, square)
-    cover = int(_covered(lifted, p, square))
     fire = piece[1] == FIRE
-    if len(sources) - cover < (1 if fire else 2):
+    if BIT[square] & (maps.free_fire if fire else maps.free)[p]:
         return None
+    cover = int(maps.cover[p][square] > 0)
     below = "below 1 for a Fire, which threatens itself" if fire else "below 2"
     return (
-        f"{name} has threat {len(sources)} ({_from(lifted, sources, p)}) − cover {cover}"
-        f" against {PLAYER_NAMES[p]}'s {_tile(piece[1])}, not {below}"
+        f"{name} has threat {maps.against[p][square]} ({_threats(lifted, p, square)})"
+        f" − cover {cover} against {PLAYER_NAMES[p]}'s {_tile(piece[1])}, not {below}"
     )
 
 
 def _self_capture(after: Pieces, p: int) -> str | None:
     """The first tile of ``p`` capturable on the board ``after`` the action (before any
     capture), as the self-capture rule's reason."""
+    maps = _maps_of(after)
     for square in sorted(after):
-        if after[square][0] != p:
+        if after[square][0] != p or not maps.capturable(p, square):
             continue
-        sources = _sources(after, p, square)
-        cover = int(_covered(after, p, square))
-        if len(sources) - cover >= 2:
-            shield = f", against cover {cover}" if cover else ", no cover"
-            return (
-                f"self-capture is illegal: {_desc(after, square)} would be capturable"
-                f" (threat {len(sources)} from {_from(after, sources, p)}{shield})"
-            )
+        cover = int(maps.cover[p][square] > 0)
+        shield = f", against cover {cover}" if cover else ", no cover"
+        return (
+            f"self-capture is illegal: {_desc(after, square)} would be capturable"
+            f" (threat {maps.against[p][square]} from {_threats(after, p, square)}{shield})"
+        )
     return None
 
 
@@ -362,31 +368,24 @@ def _pieces(state: PaikoState) -> Pieces:
     }
 
 
-def _sources(pieces: Pieces, p: int, square: int) -> list[int]:
-    """The squares of the tiles whose threat counts against a tile of ``p`` on ``square``: the
-    opponent's, and p's own Fires."""
-    return sorted(
+def _maps_of(pieces: Pieces) -> PaikoMaps:
+    """The engine's threat, cover and support maps of the board ``pieces``: what decides."""
+    maps = PaikoMaps()
+    for square, (player, tile, facing) in pieces.items():
+        maps.place(square, player << 5 | tile << 2 | facing)
+    return maps
+
+
+def _threats(pieces: Pieces, p: int, square: int) -> str:
+    """The tiles whose threat counts against a tile of ``p`` on ``square``, in words: those
+    whose pattern holds ``square`` among the ones the maps count against p (the opponent's,
+    and p's own Fires)."""
+    sources = sorted(
         s
         for s, (q, tile, facing) in pieces.items()
         if (q != p or tile == FIRE) and square in THREAT_SETS[tile << 2 | facing][s]
     )
-
-
-def _covered(pieces: Pieces, p: int, square: int) -> bool:
-    """Whether a tile of ``p`` on ``square`` is covered: homeground, or a tile of p covers it."""
-    return HOME[p][square] or any(
-        q == p and square in COVER_SETS[tile << 2 | facing][s]
-        for s, (q, tile, facing) in pieces.items()
-    )
-
-
-def _supported(pieces: Pieces, p: int, square: int) -> bool:
-    """Whether a tile of ``p`` threatens ``square`` (the deploy rule's "threatened by at least
-    one of your tiles")."""
-    return any(
-        q == p and square in THREAT_SETS[tile << 2 | facing][s]
-        for s, (q, tile, facing) in pieces.items()
-    )
+    return _from(pieces, sources, p)
 
 
 def _steps(src: int, dst: int) -> int:

@@ -17,6 +17,7 @@ from tikigames.paiko.data import (
     THREAT_OFFSETS,
     TILE_INDEX,
     TILE_LETTERS,
+    result_words,
     rotate,
     square_at,
 )
@@ -77,9 +78,7 @@ def _tiles(board: Sequence[tuple[str, int, str, str]]) -> dict[int, tuple[int, i
 def _status(obs: PaikoObservation) -> str:
     current = obs.current_player
     if current == TERMINAL:
-        if obs.winner is None:
-            return f"Game over after {obs.turn} turns: a draw"
-        return f"Game over after {obs.turn} turns: {PLAYER_NAMES[obs.winner]} wins"
+        return f"Game over after {obs.turn} turns: {result_words(obs.winner)}"
     name = PLAYER_NAMES[current]
     if obs.phase == "draft":
         drafted = sum(len(hand) for hand in obs.hands)

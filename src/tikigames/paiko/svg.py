@@ -13,7 +13,8 @@ lost tiles, hand and reserve (by tile type, with counts), the phase and whose tu
 The highlighted action (by default the last one) is drawn on the board: a deploy outlined, a
 shift as an arrow, a Water's redeploy as a dashed arrow, a turn outlined, and the tiles it
 captured as crossed-out ghosts. A ``give`` (the captured player's pick) highlights the capture
-it pays for. Two picture options of Paikō's own (``options.extra``):
+it pays for (the captures are the state's, ``state.captures(index)``, which an observation
+carries). Two picture options of Paikō's own (``options.extra``):
 
 ``overlay=<player>``
     that player's threat — how many of their tiles threaten each square, in a small vermillion
@@ -25,8 +26,7 @@ it pays for. Two picture options of Paikō's own (``options.extra``):
 
 Paikō hides nothing, so a state and its observations draw the same board; only the default
 orientation, the observer's name and the legal actions (the observer's own, when it is their
-turn) differ. The captures of a highlighted action need the position before it: a state is
-cloned and undone; an observation replays its history (the library's observations are real).
+turn) differ.
 
 >>> import tikigames
 >>> state = tikigames.load("paiko").new_initial_state()
@@ -39,10 +39,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from tikigames.core.constants import TERMINAL
-from tikigames.core.errors import TikiGamesError
 from tikigames.core.svg import PALETTE, SEAT_COLOURS, PictureOptions, Svg
 from tikigames.paiko.actions import (
     DEPLOY,
@@ -57,7 +56,6 @@ from tikigames.paiko.actions import (
 from tikigames.paiko.data import (
     BLACK,
     COORDS,
-    COVER,
     DRAFT_ORDER,
     FACED,
     FACINGS,
@@ -69,14 +67,15 @@ from tikigames.paiko.data import (
     SIZE,
     SQUARE_INDEX,
     SQUARE_NAMES,
-    THREAT,
     TILE_INDEX,
     TILE_LETTERS,
     TILES,
     kind_of,
+    result_words,
     square_at,
 )
-from tikigames.paiko.observation import PaikoObservation
+from tikigames.paiko.maps import PaikoMaps
+from tikigames.paiko.observation import LOOK_BACK, PaikoObservation
 from tikigames.paiko.state import PaikoState
 
 __all__ = ["EXTRA_OPTIONS", "svg_observation", "svg_state"]
@@ -96,9 +95,6 @@ PANEL_X = BOARD_X + (SIZE + 2) * CELL + 14
 WIDTH = PANEL_X + 262
 HEIGHT = BOARD_Y + (SIZE + 2) * CELL + 8
 
-#: How far back a highlighted action is looked for in the history: the picks of a capture, the
-#: move that captured, and a Sai's deploy before its follow-up.
-LOOK_BACK = 30
 
 #: The panel's two rows per player.
 ROW_NAMES = ("hand", "reserve")
@@ -249,11 +245,12 @@ def _marks(
     text: str | None,
     table: PaikoTable,
     history: Sequence[str],
-    state: PaikoState | None,
+    start: int,
+    captures: Mapping[int, Sequence[Tile]],
 ) -> _Marks:
     """The highlighted action ``text`` (a ``ValueError`` when it names no action), found among
-    the last actions of ``history`` (texts); the tiles it captured are read from ``state`` (the
-    position after ``history``; ``None`` when nothing was captured)."""
+    the last actions of ``history`` (texts of the actions from index ``start`` on); the tiles
+    it captured are those ``captures`` holds for its index (the state's ``captures(index)``)."""
     if text is None:
         return _Marks(None, -1, [], "")
     action = table.parse(text)
@@ -270,16 +267,7 @@ def _marks(
         before = table.parse(history[index - 1])
         if before.kind == DEPLOY and before.tile == SAI:
             deployed = before.dst  # the move is the deployed Sai's follow-up
-    captured: list[Tile] = []
-    if state is not None:
-        work = state.clone()
-        for _ in range(len(history) - 1 - index):
-            work.undo_action()
-        after = {tile[0] for tile in work.board()}
-        work.undo_action()
-        source = SQUARE_NAMES[move.src] if move.src >= 0 else ""
-        captured = [tile for tile in work.board() if tile[0] not in after and tile[0] != source]
-    return _Marks(move, deployed, captured, action.text)
+    return _Marks(move, deployed, list(captures.get(start + index, ())), action.text)
 
 
 def _find(history: Sequence[str], text: str) -> int:
@@ -288,41 +276,6 @@ def _find(history: Sequence[str], text: str) -> int:
         if history[index] == text:
             return index
     return -1
-
-
-def _may_have_captured(obs: PaikoObservation, table: PaikoTable, text: str) -> bool:
-    """Whether the highlighted action may have captured: a board action among the last ones,
-    unless it is the last action and no picks followed although the capturer could pay."""
-    index = _find(obs.history, table.parse(text).text)
-    if index < 0:
-        return False
-    kind = table.parse(obs.history[index]).kind
-    if kind == GIVE:
-        return True  # a pick pays for a capture
-    if kind not in BOARD_KINDS:
-        return False
-    if index < len(obs.history) - 1:
-        return True  # picks (or later actions) followed
-    if obs.phase == "follow-up":
-        return False  # a Sai's captures wait for its follow-up
-    current = obs.current_player
-    # The player who acted is the one not to act now; a capture of theirs, with a tile in their
-    # reserve to receive, would have left the victim picking.
-    return not (obs.phase == "play" and current in (0, 1) and obs.reserves[1 - current])
-
-
-def _replayed(obs: PaikoObservation) -> PaikoState | None:
-    """The state an observation was taken from, replayed from its history (trusted: the
-    library's observations are real), or ``None`` when the history does not replay to it."""
-    game = obs.game
-    table = game.action_table
-    state = game.new_initial_state()
-    try:
-        for text in obs.history:
-            state.apply_unchecked(table.parse(text))
-    except (TikiGamesError, ValueError, LookupError):
-        return None
-    return state if tuple(state.board()) == obs.board else None
 
 
 # ---------------------------------------------------------------- geometry
@@ -418,12 +371,6 @@ def _draw_tile(
         )
 
 
-def _fragment(picture: Svg) -> str:
-    """The elements drawn on ``picture``, as SVG text (its rendering without the frame)."""
-    text = picture.render(16)
-    return text[text.index("</defs>") + len("</defs>") : -len("</svg>")]
-
-
 #: The empty board's elements by orientation and coordinates, drawn once (the same text every
 #: picture would draw, so the pictures stay byte-identical).
 _BOARDS: dict[tuple[int, bool], str] = {}
@@ -442,7 +389,7 @@ def _board_fragment(bottom: int, coordinates: bool) -> str:
     if fragment is None:
         picture = Svg(WIDTH, HEIGHT)
         _draw_board(picture, _Geometry(bottom), coordinates)
-        fragment = _fragment(picture)
+        fragment = picture.fragment()
         _BOARDS[key] = fragment
     return fragment
 
@@ -459,7 +406,7 @@ def _tile_fragment(bottom: int, tile: Tile) -> str:
         cx, cy = geometry.centre(index)
         direction = geometry.direction(turn) if FACED[kind] else None
         _draw_tile(picture, cx, cy, CELL * 0.34, player, kind, direction, _tile_title(tile))
-        fragment = _fragment(picture)
+        fragment = picture.fragment()
         _TILES[key] = fragment
     return fragment
 
@@ -550,18 +497,19 @@ def _draw_quarter_names(picture: Svg, geometry: _Geometry) -> None:
 
 def _overlay_maps(board: list[Tile], player: int) -> tuple[list[int], list[bool]]:
     """How many of ``player``'s tiles threaten each square, and which squares they cover
-    (none for ``player`` −1: no overlay)."""
-    threat = [0] * NUM_SQUARES
-    cover = [False] * NUM_SQUARES
+    (none for ``player`` −1: no overlay): the engine's maps of the board
+    (:class:`~tikigames.paiko.maps.PaikoMaps`) less the homeground's share."""
+    if player < 0:
+        return [0] * NUM_SQUARES, [False] * NUM_SQUARES
+    maps = PaikoMaps()
     for place, owner, name, facing in board:
-        if owner != player:
-            continue
-        kind, origin = kind_of(TILE_INDEX[name], FACINGS.index(facing)), SQUARE_INDEX[place]
-        for target in THREAT[kind][origin]:
-            threat[target] += 1
-        for target in COVER[kind][origin]:
-            cover[target] = True
-    return threat, cover
+        piece = owner << 5 | kind_of(TILE_INDEX[name], FACINGS.index(facing))
+        maps.place(SQUARE_INDEX[place], piece)
+    home, support, cover = HOME[player], maps.support[player], maps.cover[player]
+    return (
+        [support[s] - home[s] for s in range(NUM_SQUARES)],
+        [cover[s] - home[s] > 0 for s in range(NUM_SQUARES)],
+    )
 
 
 def _cover_fragment(bottom: int, square: int, player: int) -> str:
@@ -574,7 +522,7 @@ def _cover_fragment(bottom: int, square: int, player: int) -> str:
             left + 2.5, top + 2.5, CELL - 5, CELL - 5, stroke=COVER_COLOUR, stroke_width=2.5,
             title=f"{SQUARE_NAMES[square]}: covered by {PLAYER_NAMES[player]}",
         )  # fmt: skip
-        fragment = _fragment(picture)
+        fragment = picture.fragment()
         _COVERS[key] = fragment
     return fragment
 
@@ -595,7 +543,7 @@ def _threat_fragment(bottom: int, square: int, player: int, count: int) -> str:
             left + CELL * 0.78, top + CELL * 0.32, str(count), size=CELL * 0.3,
             fill=PALETTE["white"], weight="bold",
         )  # fmt: skip
-        fragment = _fragment(picture)
+        fragment = picture.fragment()
         _THREATS[key] = fragment
     return fragment
 
@@ -690,10 +638,7 @@ def _draw_destinations(
 
 def _status(view: _View) -> str:
     if view.current == TERMINAL:
-        turns = f"Game over after {view.turn} turns"
-        if view.winner is None:
-            return f"{turns}: a draw"
-        return f"{turns}: {PLAYER_NAMES[view.winner]} wins"
+        return f"Game over after {view.turn} turns: {result_words(view.winner)}"
     name = PLAYER_NAMES[view.current]
     if view.phase == "draft":
         drafted = sum(len(hand) for hand in view.hands)
@@ -736,7 +681,7 @@ def _slot_fragment(top: float, row: int, player: int, kind: int, count: int) -> 
             picture.text(cx + 8, top + 12, str(count), size=9, anchor="start", weight="bold")
         else:
             picture.circle(cx, top, 3.0, fill=FAINT, title=title)
-        fragment = _fragment(picture)
+        fragment = picture.fragment()
         _SLOTS[key] = fragment
     return fragment
 
@@ -855,7 +800,9 @@ def svg_state(state: PaikoState, options: PictureOptions) -> str:
         observer="",
     )
     history = [action.text for action in state.history()[-LOOK_BACK - 1 :]]
-    return _draw(view, options, _marks(options.highlight, table, history, state))
+    start = state.move_number() - len(history)
+    captures = {index: state.captures(index) for index in state.capturing(start)}
+    return _draw(view, options, _marks(options.highlight, table, history, start, captures))
 
 
 def svg_observation(obs: PaikoObservation, options: PictureOptions) -> str:
@@ -881,8 +828,5 @@ def svg_observation(obs: PaikoObservation, options: PictureOptions) -> str:
         if obs.player is None
         else f"seen by {PLAYER_NAMES[obs.player]}",
     )
-    text = options.highlight
-    state = None
-    if text is not None and _may_have_captured(obs, table, text):
-        state = _replayed(obs)
-    return _draw(view, options, _marks(text, table, obs.history, state))
+    marks = _marks(options.highlight, table, obs.history, 0, dict(obs.captures))
+    return _draw(view, options, marks)
