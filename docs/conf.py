@@ -7,7 +7,10 @@ from pathlib import Path
 
 import tikigames
 
-# The docs' own extension: pictures of real engine states, drawn at build time.
+# The docs' own extensions (docs/_ext): pictures of real engine states (and the index's gallery),
+# the tensor and module tables, the games' rules and notation, the training curve and the
+# Performance page's plot, all read from the package (or a committed bench run) at build time.
+# Everything they and autodoc import is in the ``docs`` extra: pip install -e '.[docs]'.
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "tikigames"
@@ -24,6 +27,10 @@ extensions = [
     "tikigames_pictures",
     "tikigames_tensors",
     "tikigames_training",
+    "tikigames_modules",
+    "tikigames_gallery",
+    "tikigames_bench",
+    "tikigames_help",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"

@@ -297,8 +297,8 @@ def test_a_bot_list_of_the_wrong_length_is_said_of_the_bot_list() -> None:
         assert err.getvalue() == f"tikigames: {words}\n"
     # -o players=N against another number of names still names both
     err = io.StringIO()
-    argv = ["arena", "tiki_topple", "--players", "random,random", "-o", "players=3"]
-    assert main(argv, stdout=io.StringIO(), stderr=err) == 2
+    many = ["arena", "tiki_topple", "--players", "random,random", "-o", "players=3"]
+    assert main(many, stdout=io.StringIO(), stderr=err) == 2
     assert "3 seats, not 2" in err.getvalue()
 
 

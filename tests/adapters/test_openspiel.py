@@ -475,3 +475,46 @@ def test_register_a_later_game() -> None:
     assert state.returns() == [2.0, -2.0]
     with pytest.raises(OptionError, match="unknown game"):
         adapter.register("no_such_game", lambda game: adapter.Bounds(1, 0))
+
+
+# ---------------------------------------------------------------- pickling a loaded game
+
+#: The worker a spawned process runs: a module of its own (the tests are no importable package),
+#: put on the path the spawned process inherits.
+WORKER = '''
+import random
+
+
+def play(game, seed):
+    """A random game of ``game`` (a pyspiel game, unpickled here): its history and returns."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+        state.apply_action(action)
+    return str(game), state.history(), state.returns()
+'''
+
+
+def test_a_loaded_game_pickles_into_a_spawned_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiprocessing
+    import pickle
+
+    game = pyspiel.load_game("tikigames_tiki_topple", {"players": 3, "rounds": 1})
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.get_parameters() == game.get_parameters()
+    (tmp_path / "_tikigames_spawn_worker.py").write_text(WORKER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import _tikigames_spawn_worker as worker  # type: ignore[import-not-found]
+
+    expected = worker.play(game, 5)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        assert pool.apply(worker.play, (game, 5)) == expected
+    assert expected[0] == str(game) and len(expected[1]) > 0

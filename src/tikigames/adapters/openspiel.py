@@ -335,6 +335,27 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no stubs
         """The observer of ``iig_obs_type`` (default: a player's observation)."""
         return Observer(self.tikigames_game, iig_obs_type, params)
 
+    def __reduce__(self) -> tuple[Callable[[str, dict[str, Any]], Any], tuple[str, dict[str, Any]]]:
+        """Pickled as its pyspiel name and parameters, and loaded again by name where it is
+        unpickled, as OpenSpiel's own Python games are: so a loaded game goes to the workers
+        of a process pool, a spawned one included. (Its class is made by :func:`register`, so
+        pickle cannot find it by name.) Unpickling imports this module, which registers the
+        library's games; a game registered later must be registered in that process too.
+
+        >>> import pickle, pyspiel
+        >>> game = pyspiel.load_game("tikigames_tactik", {"players": 2})
+        >>> again = pickle.loads(pickle.dumps(game))
+        >>> str(again) == str(game), again.num_players()
+        (True, 2)
+        """
+        return _load_game, (PREFIX + self.tikigames_name, dict(self.get_parameters()))
+
+
+def _load_game(name: str, params: dict[str, Any]) -> Any:
+    """``pyspiel.load_game``, reached through this module so that an unpickling process
+    imports it (and so registers the games) first."""
+    return pyspiel.load_game(name, params)
+
 
 class _Boxed:
     """The one Python attribute of a state: pyspiel clones a Python state by deep-copying its
