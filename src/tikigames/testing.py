@@ -210,9 +210,7 @@ def clones_are_independent(game: AnyGame, picks: list[int], seed: int, steps: in
     _check(_snapshot(state) == before, "changing a clone changed the original")
 
 
-def fields_are_copied_and_compared(
-    game: AnyGame, picks: list[int], seed: int, steps: int
-) -> None:
+def fields_are_copied_and_compared(game: AnyGame, picks: list[int], seed: int, steps: int) -> None:
     """The state's declared fields (``position_fields``) are its slots, a clone copies each,
     and ``==`` compares each but the ``derived_fields``: giving a clone another state's value
     of such a field makes it differ (for at least one pair of states of the walk whose values
