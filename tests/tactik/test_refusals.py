@@ -131,13 +131,30 @@ def test_a_card_is_played_from_the_hand(table: Factory) -> None:
     t = table()
     t.deal("1 10 2 5", "3 3 3 2", "6 6 6 2", "9 9 9 2")
     t.give("5", "2", "2", "2")
-    refused(t.state, "5:t0", "a card is played from the hand: player 0 holds no 5 to play")
+    refused(
+        t.state,
+        "5:t0",
+        (
+            "a card is played or discarded from the hand: "
+            "player 0 holds no 5 to play (their hand: 1 2 2 10)"
+        ),
+    )
     refused(
         t.state,
         "J=1:start@0",
-        "a card is played from the hand: player 0 holds no Joker (J) to play",
+        (
+            "a card is played or discarded from the hand: "
+            "player 0 holds no Joker (J) to play (their hand: 1 2 2 10)"
+        ),
     )
-    refused(t.state, "discard 7", "a card is played from the hand: player 0 holds no 7 to discard")
+    refused(
+        t.state,
+        "discard 7",
+        (
+            "a card is played or discarded from the hand: "
+            "player 0 holds no 7 to discard (their hand: 1 2 2 10)"
+        ),
+    )
 
 
 def test_discard_any_never_throws_the_whole_hand(table: Factory) -> None:
@@ -178,7 +195,14 @@ def test_never_anything_but_the_seven_in_the_middle_of_a_seven(table: Factory) -
     are used, in sub-moves written ``7:…``."""
     t = green_at_t60(table, "7")
     t.play("7:t60+3")
-    refused(t.state, "discard 2", "never in the middle of a seven: it still has 4 steps to use")
+    refused(
+        t.state,
+        "discard 2",
+        (
+            "no card is discarded in the middle of a seven: "
+            "its remaining 4 steps must be used first (7:… sub-moves)"
+        ),
+    )
     refused(
         t.state,
         "2:t63",
@@ -190,7 +214,14 @@ def test_never_anything_but_the_seven_in_the_middle_of_a_seven(table: Factory) -
         "the seven's card is already played: its further sub-moves are written 7:…",
     )
     t.play("7:t63+3")
-    refused(t.state, "discard 2", "never in the middle of a seven: it still has 1 step to use")
+    refused(
+        t.state,
+        "discard 2",
+        (
+            "no card is discarded in the middle of a seven: "
+            "its remaining 1 step must be used first (7:… sub-moves)"
+        ),
+    )
 
 
 def test_only_pawns_of_the_acting_colour_are_moved(table: Factory) -> None:
@@ -213,8 +244,16 @@ def test_only_pawns_of_the_acting_colour_are_moved(table: Factory) -> None:
         "only pawns of the acting colour are moved: start@1 would start a red pawn, and player 3 "
         "moves yellow",
     )
-    refused(t.state, "5:t50", "there is no pawn on t50")
-    refused(t.state, "5:h3.1", "there is no pawn on h3.1")
+    refused(
+        t.state,
+        "5:t50",
+        ("there is no pawn on t50 to move: yellow has no pawn out (start one with 1 or 10)"),
+    )
+    refused(
+        t.state,
+        "5:h3.1",
+        ("there is no pawn on h3.1 to move: yellow has no pawn out (start one with 1 or 10)"),
+    )
 
 
 def test_a_finished_player_moves_the_partners_colour(table: Factory) -> None:

@@ -29,13 +29,15 @@ from functools import cache
 
 from mypy_extensions import mypyc_attr
 
-from tikigames.core.action import Action, ActionTable
+from tikigames.core.action import Action, ActionTable, normalize_text
+from tikigames.core.errors import ActionError
 from tikigames.tactik.data import (
     BACK4,
     C1,
     C7,
     C10,
     C13,
+    CARD_INDEX,
     CARD_NAMES,
     FORWARD_CARDS,
     JOKER,
@@ -58,7 +60,9 @@ __all__ = [
     "SWAP_PAWNS",
     "Layout",
     "TacTikAction",
+    "TacTikTable",
     "build_table",
+    "explain",
     "layout",
 ]
 
@@ -139,7 +143,125 @@ def _label(card: int, joker: bool) -> str:
     return f"J={CARD_NAMES[card]}" if joker else CARD_NAMES[card]
 
 
-def build_table(colours: int, with_13: bool) -> ActionTable[TacTikAction]:
+def _square_problem(name: str, colours: int) -> str | None:
+    """What is wrong with ``name`` as a pawn's square (``None``: nothing)."""
+    geo = geometry(colours)
+    if name in geo.names:
+        return None
+    last = f"h{colours - 1}.4"
+    where = f"the track is t0 … t{geo.track - 1}, the homes h0.1 … {last}"
+    if name[:1] in ("t", "h") and name[1:].replace(".", "", 1).isdigit():
+        return f"there is no square {name} ({where})"
+    return f"a pawn is named by its square ({where}), not {name!r}"
+
+
+def explain(text: str, colours: int, with_13: bool) -> str:
+    """What is wrong with ``text``, which names no action of a board of ``colours`` colours:
+    the words of the parser's error, for a person who almost wrote an action.
+
+    >>> explain("7:t3+9", 4, False)
+    "a seven's part moves 1 to 7 steps, not 9"
+    >>> explain("discard 4", 4, False)
+    'there is no card 4 (the cards are 1 2 3 5 6 7 8 9 10 12 13 -4 P J)'
+    """
+    t = normalize_text(text)
+    cards = "the cards are " + " ".join(CARD_NAMES)
+    if "?" in t:
+        return "a ? stands for a card hidden from you, not an action: name the card"
+    word, _, rest = t.partition(" ")
+    if word in ("discard", "give", "deal") and rest:
+        if rest == "all" and word == "discard":
+            return "write it discard all"
+        if rest not in CARD_INDEX:
+            return f"there is no card {rest.upper()} ({cards})"
+        return f"write it {word} followed by one card ({cards})"
+    head, colon, body = t.partition(":")
+    if not colon:
+        return (
+            "an action is a card and a pawn (5:t23), a start (1:start@0), a seven's part "
+            "(7:t23+3), a swap (P:t3~t40), a discard (discard 5) or a give (give 5)"
+        )
+    joker = head.startswith("j=")
+    name = head[2:] if joker else head
+    if name not in CARD_INDEX or (joker and name == "j"):
+        return f"there is no card {head.upper()} ({cards}; a Joker played as 5 is J=5)"
+    card = CARD_INDEX[name]
+    label = CARD_NAMES[card]
+    if card == JOKER:
+        return "a Joker is played as another card: J=5:t23, J=7:t23+3, J=P:t3~t40"
+    if body.startswith("start@"):
+        if card not in START_CARDS:
+            starters = "1, 10 (or 13)" if with_13 else "1, 10"
+            return f"only {starters} or a Joker (J=1) start a pawn, not {label}"
+        colour = body[6:]
+        if not colour.isdigit() or int(colour) >= colours:
+            return f"the colours are 0 to {colours - 1}, not {colour!r}"
+        return f"write a start {label}:start@{{colour}}"
+    if card == C7:
+        pawn, plus, steps = body.rpartition("+")
+        if not plus:
+            return f"a seven's part names its steps: 7:{{pawn}}+{{1 to 7}}, like 7:{body}+3"
+        if not steps.isdigit() or not 1 <= int(steps) <= 7:
+            return f"a seven's part moves 1 to 7 steps, not {steps}"
+        return _square_problem(pawn, colours) or "write a seven's part 7:{pawn}+{steps}"
+    if card == SWAP:
+        a, tilde, b = body.partition("~")
+        if not tilde:
+            return "P swaps two pawns: P:{your pawn}~{the other pawn}, like P:t3~t40"
+        problem = _square_problem(a, colours) or _square_problem(b, colours)
+        if problem:
+            return problem
+        if a == b:
+            return "P swaps two different pawns"
+        return "P swaps two pawns on the track, not in a home"
+    if "+" in body or "~" in body:
+        pawn = body.replace("~", "+").partition("+")[0]
+        return f"{label} moves one pawn, named by its square: {label}:{pawn} (steps only for a 7)"
+    problem = _square_problem(body, colours)
+    if card == BACK4:
+        return problem or "-4 moves a pawn on the track, not in a home"
+    return problem or f"{label} moves one pawn: {label}:{{pawn}}, like {label}:t23"
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TacTikTable(ActionTable[TacTikAction]):
+    """The action table, whose parser says what is wrong with a text that is almost an action
+    (:func:`explain`); which texts parse is the table's, unchanged."""
+
+    __slots__ = ("colours", "with_13")
+
+    def __init__(
+        self,
+        actions: list[TacTikAction],
+        aliases: dict[str, TacTikAction],
+        colours: int,
+        with_13: bool,
+    ) -> None:
+        super().__init__(actions, aliases=aliases)
+        self.colours = colours
+        self.with_13 = with_13
+
+    def parse(self, text: object) -> TacTikAction:
+        """The action written ``text`` (see :meth:`ActionTable.parse
+        <tikigames.core.action.ActionTable.parse>`).
+
+        >>> import tikigames
+        >>> try:
+        ...     tikigames.load("tactik").action_table.parse("P:t3~t3")
+        ... except tikigames.ActionError as error:
+        ...     print(error)
+        'P:t3~t3' is not an action of this game: P swaps two different pawns
+        """
+        try:
+            return super().parse(text)
+        except ActionError as error:
+            if not isinstance(text, str):
+                raise
+            why = explain(text, self.colours, self.with_13)
+            raise ActionError(f"{error}: {why}") from None
+
+
+def build_table(colours: int, with_13: bool) -> TacTikTable:
     """Every action of a board of ``colours`` colours, in id order (see the module docstring).
     ``with_13`` only adds the parsing alias ``J=13:start@{s}``."""
     geo = geometry(colours)
@@ -202,7 +324,7 @@ def build_table(colours: int, with_13: bool) -> ActionTable[TacTikAction]:
         aliases[f"j=10:start@{colour}"] = actions[joker_start + colour]
         if with_13:
             aliases[f"j=13:start@{colour}"] = actions[joker_start + colour]
-    return ActionTable(actions, aliases=aliases)
+    return TacTikTable(actions, aliases, colours, with_13)
 
 
 # The start variant of each card that may start a pawn (the Joker's is JOKER).

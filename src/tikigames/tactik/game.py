@@ -12,6 +12,7 @@ from tikigames.core.registry import register
 from tikigames.tactik.actions import TacTikAction, build_table
 from tikigames.tactik.data import TacTikRules
 from tikigames.tactik.encoding import TacTikEncoder
+from tikigames.tactik.help import RULES_SUMMARY, notation_examples
 from tikigames.tactik.observation import TacTikObservation
 from tikigames.tactik.render import render_observation, render_state
 from tikigames.tactik.resample import TacTikResampler
@@ -52,6 +53,7 @@ class TacTik(Game[TacTikState, TacTikObservation, TacTikRules]):
     svg_state = staticmethod(svg_state)
     svg_observation = staticmethod(svg_observation)
     encoder_class = TacTikEncoder
+    rules_summary = RULES_SUMMARY
     #: Random Tac-Tik playouts run to a thousand actions and more: a short rollout, then the
     #: race's guess (:meth:`TacTikState.evaluate`), searches far better per second.
     rollout_cap = 20
@@ -101,6 +103,16 @@ class TacTik(Game[TacTikState, TacTikObservation, TacTikRules]):
         assert isinstance(players, int) and isinstance(dealer, int)
         if dealer >= players:
             raise OptionError(f"option 'first_dealer' must be < players ({players}), not {dealer}")
+
+    def notation_examples(self) -> list[tuple[str, str]]:
+        """One example per kind of action of these options, from the action table
+        (:func:`tikigames.tactik.help.notation_examples`).
+
+        >>> import tikigames
+        >>> tikigames.load("tactik", players=2, discard="stuck").notation_examples()[-1]
+        ('discard your whole hand, when no card can be played', 'discard all')
+        """
+        return notation_examples(self.rules, self.action_table.actions)
 
     def _table_key(self) -> tuple[int, bool]:
         return (self.rules.colours, self.rules.with_13)

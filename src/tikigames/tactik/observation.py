@@ -11,7 +11,8 @@ from tikigames.core.errors import InvalidStateError
 from tikigames.core.observation import Observation
 from tikigames.core.serialization import MAX_HISTORY
 from tikigames.tactik.data import CARD_NAMES
-from tikigames.tactik.state import PawnMove, TacTikState
+from tikigames.tactik.state import PawnMove, TacTikState, result_words
+from tikigames.tactik.words import history_words
 
 if TYPE_CHECKING:
     from tikigames.tactik.game import TacTik
@@ -78,6 +79,35 @@ class TacTikObservation(Observation["TacTik"]):
         (False, True)
         """
         return tuple(name for name in super().field_names() if name != "last_move")
+
+    def history_in_words(self) -> tuple[str, ...]:
+        """Each action of the history in words, as this player saw it: who was dealt a card
+        (and which, when it was this player), who chose a card for their partner and the card
+        this player received, each card played with the pawn's move (where it landed, its
+        home), the pawns it captured (whose, where, by what), a seven's steps and the steps
+        left, the discards (and a hand shown), and the end (:mod:`tikigames.tactik.words`).
+        From the observation alone: the public board is followed along the history.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tactik").new_initial_state()
+        >>> for card in ["1", "3", "6", "9"] * 4:
+        ...     state.apply_action(state.parse_action("deal " + card))
+        >>> state.apply_action(state.parse_action("give 1"))
+        >>> state.observation(0).history_in_words()[-1]
+        'you give 1 to your partner (player 2)'
+        >>> state.observation(1).history_in_words()[-1]
+        'player 0 chooses a card for their partner'
+        """
+        over = self.phase == "over"
+        return history_words(
+            self.game.rules,
+            self.game.action_table.parse,
+            self.history,
+            self.player,
+            self.revealed,
+            self.received,
+            result_words(self.winners) if over else None,
+        )
 
     @classmethod
     def _fields_of(cls, state: TacTikState, player: int | None) -> dict[str, Any]:

@@ -228,9 +228,13 @@ def _play(state: TacTikState, action: TacTikAction) -> str | None:
         if card == C13:
             return "the deck in use has no 13 (option with_13 is off)"
         return "the deck in use has no Jokers (option jokers is 0)"
-    if not state.hand(player).count(CARD_NAMES[card]):
+    hand = state.hand(player)
+    if not hand.count(CARD_NAMES[card]):
         verb = "discard" if kind == DISCARD else "play"
-        return f"a card is played from the hand: player {player} holds no {_card(card)} to {verb}"
+        return (
+            f"a card is played or discarded from the hand: player {player} holds no "
+            f"{_card(card)} to {verb} (their hand: {' '.join(hand)})"
+        )
     if kind == DISCARD:
         if rules.discard_any:
             return None
@@ -268,13 +272,25 @@ def _pawn(state: TacTikState, rules: TacTikRules, x: int, acting: tuple[int, ...
     the acting colour), or ``None``."""
     colour = _owner(state, rules, x)
     if colour < 0:
-        return f"there is no pawn on {_square(rules, x)}"
+        return f"there is no pawn on {_square(rules, x)} to move: {_where(state, rules, acting)}"
     if colour not in acting:
         return (
             f"only pawns of the acting colour are moved: {_square(rules, x)} holds a "
             f"{_colour(rules, colour)} pawn, and {_moves(state, rules, acting)}"
         )
     return None
+
+
+def _where(state: TacTikState, rules: TacTikRules, acting: tuple[int, ...]) -> str:
+    """Where the acting colours' pawns are, to name one: ``green's pawns are on t5, h0.1``."""
+    parts = []
+    for c in acting:
+        pawns = [name.rstrip("!") for name in state.pawns(c)]
+        if pawns:
+            parts.append(f"{_colour(rules, c)}'s pawns are on {', '.join(pawns)}")
+        else:
+            parts.append(f"{_colour(rules, c)} has no pawn out (start one with 1 or 10)")
+    return "; ".join(parts)
 
 
 def _start(
@@ -375,7 +391,10 @@ def _seven_under_way(state: TacTikState, rules: TacTikRules, action: TacTikActio
     left = state.seven_left()
     kind = action.kind
     if kind in (DISCARD, DISCARD_ALL):
-        return f"never in the middle of a seven: it still has {_steps(left)} to use"
+        return (
+            "no card is discarded in the middle of a seven: its remaining "
+            f"{_steps(left)} must be used first (7:… sub-moves)"
+        )
     if kind != SEVEN:
         return (
             f"a seven is being played: its remaining {_steps(left)} must be used first "

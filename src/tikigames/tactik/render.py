@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tikigames.tactik.data import COLOUR_LETTERS, COLOUR_NAMES, TacTikRules
+from tikigames.tactik.data import COLOUR_LETTERS, COLOUR_NAMES, TacTikRules, geometry
 from tikigames.tactik.observation import TacTikObservation
 from tikigames.tactik.state import TacTikState, result_words
 
@@ -75,6 +75,12 @@ def _board(rules: TacTikRules, obs: TacTikObservation) -> list[str]:
     rows.append(f"Reserves:  {reserves}")
     pile = " ".join(obs.pile) if obs.pile else "(empty)"
     rows.append(f"Talon: {obs.talon_size} cards. Played since it was made up: {pile}")
+    move = obs.last_move
+    if move is not None:  # what the picture's arrow shows
+        squares = geometry(rules.colours).names
+        source = f"{names[-1 - move.source]}'s reserve" if move.source < 0 else squares[move.source]
+        arrow = " ↔ " if move.swap else " → "
+        rows.append(f"Last move: {source}{arrow}{squares[move.target]}")
     return rows
 
 

@@ -27,8 +27,10 @@ __all__ = ["svg_observation", "svg_state"]
 
 #: The pitch of the track (user units between two squares' centres).
 _P = 20.0
-_PANEL = 270.0
-_ROW = 44.0
+_PANEL = 300.0
+_ROW = 52.0
+#: The panel's smallest text, in user units (readable when the picture is shown page-wide).
+_SMALL = 10.0
 #: Each colour name's fill (the Okabe–Ito palette) and the letter's colour on it.
 _FILL = {
     "green": PALETTE["green"],
@@ -247,10 +249,8 @@ def _static(colours: int, bottom: int, coordinates: bool) -> str:
     slots."""
     names = COLOUR_NAMES[colours]
     board = _board(colours, bottom)
-    side = board.side
 
     def draw(picture: Svg) -> None:
-        picture.rect(0, 0, side, side, fill=PALETTE["board"])
         cx = board.centre
         picture.circle(cx, cx, board.radius, stroke=PALETTE["grey"], stroke_width=1.0)
         for x, (sx, sy) in enumerate(board.squares):
@@ -301,6 +301,9 @@ def _draw(
     board = _board(colours, bottom)
     side = board.side
     picture = Svg(side + (_PANEL if panel else 0.0), side)
+    # The background covers the whole picture, the panel's part included (the panel is
+    # drawn over it).
+    picture.rect(0, 0, picture.width, side, fill=PALETTE["board"])
     picture.raw(_static(colours, bottom, options.coordinates))
     for c in range(colours):
         for xy in board.reserves[c][: obs.reserves[c]]:
@@ -381,7 +384,7 @@ def _panel(
     names = COLOUR_NAMES[rules.colours]
     picture.rect(left, 0, _PANEL, picture.height, fill=PALETTE["white"])
     x0 = left + 10
-    picture.text(x0, 22, _status(obs), size=12, anchor="start", weight="bold")
+    picture.text(x0, 24, _status(obs), size=15, anchor="start", weight="bold")
     sub = f"turn {obs.turns}"
     if rules.team:
         sub += "; teams " + ", ".join(
@@ -389,10 +392,10 @@ def _panel(
         )
     if viewer is not None:
         sub += f"; you are player {viewer}"
-    picture.text(x0, 38, sub, size=9, anchor="start")
+    picture.text(x0, 42, sub, size=11, anchor="start")
     highlight = options.highlight or ""
     for p, hand in enumerate(hands):
-        y = 52 + p * _ROW
+        y = 58 + p * _ROW
         if p == obs.current_player:
             picture.rect(left + 3, y - 3, _PANEL - 6, _ROW - 2, fill=PALETTE["light"],
                          stroke=PALETTE["black"], stroke_width=1.0, rx=4,
@@ -401,30 +404,30 @@ def _panel(
             _pawn(picture, rules, c, (x0 + 9 + 20 * i, y + 11), f"player {p}: {names[c]}")
         label = f"P{p}" + (" (you)" if p == viewer else "")
         label += " · dealer" if p == obs.dealer else ""
-        picture.text(x0, y + 34, label, size=8, anchor="start")
+        picture.text(x0, y + 43, label, size=_SMALL, anchor="start")
         cx = x0 + 52
         if hand.cards is None:
             for i in range(hand.count):
                 _card(picture, cx + 16 * i, y, None, title=f"player {p}: {hand.count} cards")
             if hand.count:
-                picture.text(cx + 16 * hand.count + 8, y + 18, f"×{hand.count}", size=9,
+                picture.text(cx + 16 * hand.count + 8, y + 19, f"×{hand.count}", size=_SMALL + 1,
                              anchor="start")  # fmt: skip
         else:
             for i, name in enumerate(hand.cards):
                 _card(picture, cx + 22 * i, y, name, title=f"player {p}'s card {name}")
             if not hand.cards:
-                picture.text(cx, y + 18, "no cards", size=9, anchor="start",
+                picture.text(cx, y + 19, "no cards", size=_SMALL, anchor="start",
                              fill=PALETTE["grey"])  # fmt: skip
-        ex = left + _PANEL - 58
+        ex = left + _PANEL - 66
         if hand.given is not None:
             stroke = 2.2 if highlight == f"give {hand.given}" and p == _giver(obs) else 1.0
-            _card(picture, ex, y + 8, hand.given, w=15, h=21, dash="2 1.5", stroke_width=stroke,
+            _card(picture, ex, y + 13, hand.given, w=17, h=24, dash="2 1.5", stroke_width=stroke,
                   title=f"player {p} gives {hand.given} to their partner")  # fmt: skip
-            picture.text(ex + 7.5, y + 6, "gives", size=6, fill=PALETTE["black"])
+            picture.text(ex + 8.5, y + 9, "gives", size=_SMALL, fill=PALETTE["black"])
         if hand.received is not None:
-            _card(picture, ex + 26, y + 8, hand.received, w=15, h=21, stroke_width=1.6,
+            _card(picture, ex + 36, y + 13, hand.received, w=17, h=24, stroke_width=1.6,
                   title=f"player {p} received {hand.received}")  # fmt: skip
-            picture.text(ex + 33.5, y + 6, "got", size=6, fill=PALETTE["black"])
+            picture.text(ex + 44.5, y + 9, "got", size=_SMALL, fill=PALETTE["black"])
 
 
 def _giver(obs: TacTikObservation) -> int:

@@ -17,19 +17,23 @@ objects of the table and legal-move generation allocates nothing but the result 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Final
 
 from mypy_extensions import mypyc_attr
 
 from tikigames.core.action import Action, ActionTable
+from tikigames.core.errors import ActionError
 from tikigames.tactiki.data import (
     FORWARD,
     NUM_SQUARES,
     ON_START,
+    PLAYER_NAMES,
     RANKS,
     SIZE,
     SQUARE_NAMES,
+    SQUARES,
     START_ROW,
     START_SQUARES,
 )
@@ -219,6 +223,100 @@ def _normalize(text: str) -> str:
     return "".join(text.split()).lower()
 
 
+_FORMS: Final = "write a move as b1-b2, a placement as 3@b1, a reincarnation as 3*b1, or pass"
+_PUTTING: Final = re.compile(r"(.*?)([@*])(.*)")
+_MOVING: Final = re.compile(r"([a-z]+\d+)-([a-z]+\d+)")
+
+
+def _square_problem(name: str) -> str | None:
+    """What is wrong with ``name`` as a square, or ``None`` for a square of the board."""
+    if name in SQUARES:
+        return None
+    if not name:
+        return "a square is missing"
+    return f"{name} is not a square of the board (files a–e, ranks 1–5: a1 … e5)"
+
+
+def explain(text: str) -> str:
+    """Why ``text`` (already normalised) is no action: what is wrong with it, or the forms.
+
+    >>> explain("6@a1"), explain("3@c3")
+    ('the ranks are 1 to 5, not 6', 'c3 is not a start field: TIKI places on a1–e1, TAC on a5–e5')
+    >>> explain("a1-c1")
+    'a single move goes one step to a neighbouring square: a1 and c1 are not neighbours'
+    >>> explain("a1-f1")
+    'f1 is not a square of the board (files a–e, ranks 1–5: a1 … e5)'
+    """
+    putting = _PUTTING.fullmatch(text)
+    if putting is not None:
+        rank, sign, square = putting.groups()
+        what = "a placement" if sign == "@" else "a reincarnation"
+        example = f"3{sign}b1"
+        if rank == "?":
+            return (
+                f"?{sign}… is how the other player's hidden {what[2:]} is shown; write your "
+                f"own with its rank, e.g. {example}"
+            )
+        if not rank:
+            return f"{what} needs its rank before {sign}, e.g. {example}"
+        if rank not in [str(r) for r in RANKS]:
+            return f"the ranks are 1 to 5, not {rank}"
+        problem = _square_problem(square)
+        if problem is not None:
+            return f"{what} needs a start field after {sign}: {problem}"
+        rows = [f"{SQUARE_NAMES[row[0]]}–{SQUARE_NAMES[row[-1]]}" for row in START_SQUARES]
+        verb, onto = ("places", "on") if sign == "@" else ("brings pieces back", "onto")
+        return (
+            f"{square} is not a start field: {PLAYER_NAMES[0]} {verb} {onto} {rows[0]}, "
+            f"{PLAYER_NAMES[1]} {onto} {rows[1]}"
+        )
+    moving = _MOVING.fullmatch(text)
+    if moving is not None:
+        for name in moving.groups():
+            problem = _square_problem(name)
+            if problem is not None:
+                return problem
+        source, target = moving.groups()
+        if source == target:
+            return f"a single move goes to another square, not from {source} to {source}"
+        if source[0] != target[0] and source[1:] != target[1:]:
+            return f"a piece moves forward, left or right, never diagonally: {source}-{target}"
+        return (
+            "a single move goes one step to a neighbouring square: "
+            f"{source} and {target} are not neighbours"
+        )
+    if text in SQUARES:
+        return f"a move needs its target too, e.g. {text}-… (from-to, with a dash)"
+    joined = re.fullmatch(r"([a-z]\d)([a-z]\d)", text)
+    if joined is not None:
+        return f"a move is written with a dash: {joined.group(1)}-{joined.group(2)}"
+    return _FORMS
+
+
+class TacTikiActionTable(ActionTable[TacTikiAction]):
+    """The action table, whose errors say what is wrong with a text that is almost an action
+    (a rank out of range, a square off the board or not a start field, a move that is not one
+    step); the texts that parse are the base table's.
+
+    >>> build_table().parse("3@c3")
+    Traceback (most recent call last):
+    ...
+    tikigames.core.errors.ActionError: '3@c3' is not an action of TacTiki: c3 is not a start \
+field: TIKI places on a1–e1, TAC on a5–e5
+    """
+
+    __slots__ = ()
+
+    def parse(self, text: object) -> TacTikiAction:
+        try:
+            return super().parse(text)
+        except ActionError:
+            if not isinstance(text, str):
+                raise
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        raise ActionError(f"{shown!r} is not an action of TacTiki: {explain(_normalize(text))}")
+
+
 def build_table() -> ActionTable[TacTikiAction]:
     """The action table over the prebuilt actions."""
-    return ActionTable(ACTIONS, normalize=_normalize)
+    return TacTikiActionTable(ACTIONS, normalize=_normalize)

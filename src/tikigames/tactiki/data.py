@@ -11,6 +11,7 @@ the opponent knows of that pool).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -83,6 +84,36 @@ def seat_words(seat: int) -> str:
     'TAC (player 1)'
     """
     return f"{PLAYER_NAMES[seat]} (player {seat})"
+
+
+def battle_words(ranks: Sequence[int], attacker: int | None = None) -> str:
+    """A battle in words, from its ranks (the attacker's, then each defender's in the order
+    met; the results follow from the strength rule): the text rendering's ``Last battle`` line
+    and the history in words, which names the owners (``attacker``: the attacking seat).
+
+    >>> battle_words((4, 3, 1, 5))
+    'the attacking 4 beat the 3 and the 1, then lost to the 5'
+    >>> battle_words((3, 3), attacker=0)
+    "TIKI's 3 tied with TAC's 3 (both stay)"
+    """
+    if attacker is None:
+        mine, theirs = "the attacking ", "the "
+    else:
+        mine, theirs = f"{PLAYER_NAMES[attacker]}'s ", f"{PLAYER_NAMES[1 - attacker]}'s "
+    rank, *defenders = ranks
+    beaten = []
+    end = ""
+    for defender in defenders:
+        result = outcome(rank, defender)
+        if result > 0:
+            beaten.append(f"{theirs}{defender}")
+        elif result < 0:
+            end = f"lost to {theirs}{defender}"
+        else:
+            end = f"tied with {theirs}{defender} (both stay)"
+    words = [f"beat {' and '.join(beaten)}"] if beaten else []
+    words += [end] if end else []
+    return f"{mine}{rank} " + ", then ".join(words)
 
 
 @dataclass(frozen=True)

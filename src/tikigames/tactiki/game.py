@@ -9,6 +9,7 @@ from tikigames.core.registry import register
 from tikigames.tactiki.actions import TacTikiAction, build_table
 from tikigames.tactiki.data import TacTikiRules
 from tikigames.tactiki.encoding import TacTikiEncoder
+from tikigames.tactiki.help import RULES_SUMMARY, notation_examples
 from tikigames.tactiki.observation import TacTikiObservation
 from tikigames.tactiki.render import render_observation, render_state
 from tikigames.tactiki.resample import TacTikiResampler
@@ -42,6 +43,7 @@ class TacTiki(Game[TacTikiState, TacTikiObservation, TacTikiRules]):
     svg_state = staticmethod(svg_state)
     svg_observation = staticmethod(svg_observation)
     encoder_class = TacTikiEncoder
+    rules_summary = RULES_SUMMARY
     option_specs = (
         Option(
             "strict_statue",
@@ -58,6 +60,10 @@ class TacTiki(Game[TacTikiState, TacTikiObservation, TacTikiRules]):
             allow_none=True,
         ),
     )
+
+    def notation_examples(self) -> list[tuple[str, str]]:
+        """One example per kind of action (``tikigames.tactiki.help``): the cheat sheet."""
+        return notation_examples()
 
     def _table_key(self) -> tuple[()]:
         return ()  # the same table for every option

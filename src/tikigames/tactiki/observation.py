@@ -4,15 +4,27 @@ reincarnation."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tikigames.core.constants import TERMINAL
 from tikigames.core.errors import InvalidStateError
 from tikigames.core.observation import Observation
 from tikigames.core.serialization import MAX_HISTORY, expect_int
-from tikigames.tactiki.data import PIECES_PER_PLAYER, REVEALED, rank_of
-from tikigames.tactiki.state import TacTikiState
+from tikigames.tactiki.actions import ACTIONS, HIDDEN_TEXTS, MOVE, PASS, PLACE
+from tikigames.tactiki.data import (
+    ON_START,
+    OUTCOME,
+    PIECES_PER_PLAYER,
+    PLAYER_NAMES,
+    REVEALED,
+    SQUARE_NAMES,
+    STATUE,
+    battle_words,
+    rank_of,
+)
+from tikigames.tactiki.state import TacTikiState, result_words
 
 if TYPE_CHECKING:
     from tikigames.tactiki.game import TacTiki
@@ -35,6 +47,88 @@ def _piece_views(viewer: int | None) -> tuple[Piece, ...]:
 
 #: Piece views for seat 0, seat 1 and the spectator (index −1).
 _VIEWS = (_piece_views(0), _piece_views(1), _piece_views(None))
+
+#: Every text a history holds, as ``(kind, square, target, rank or None)``: the actions' texts
+#: and the hidden ones (``?@b1``, ``?*c1``) of the other side's placements and reincarnations.
+_TEXTS: dict[str, tuple[int, int, int, int | None]] = {
+    **{a.text: (a.kind, a.square, a.target, a.rank or None) for a in ACTIONS},
+    **{text: (kind, square, -1, None) for text, (kind, square) in HIDDEN_TEXTS.items()},
+}
+
+
+def history_words(
+    history: Sequence[str],
+    battles: Sequence[tuple[int, tuple[int, ...]]],
+    ending: str | None,
+) -> tuple[str, ...]:
+    """Each action of ``history`` in words, as the player whose history it is saw it: who did
+    it (a placement's or reincarnation's owner by its start row, a move's by the piece it
+    moves, a pass by the turn), the ranks the player knew then, each battle's reveals and
+    results (``battles``), a column locked on an opponent's start field; ``ending`` (the
+    result in words) follows the last action of a finished game. The board is followed by
+    owners and known ranks alone, from these facts: no engine replays anything.
+
+    >>> history_words(["3@a1", "?@a5", "a1-a2", "a5-a4", "a2-a3", "a4-a3"], [(5, (2, 3))], None)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ('TIKI places a 3 on a1', 'TAC places a piece on a5 (rank hidden)',
+     'TIKI moves its 3 a1-a2', 'TAC moves a piece a5-a4', 'TIKI moves its 3 a2-a3',
+     "TAC moves a4-a3 and attacks: TAC's 2 lost to TIKI's 3")
+    """
+    known = dict(battles)
+    board: list[list[list[Any]]] = [[] for _ in SQUARE_NAMES]  # [owner, rank or None]
+    mover = 1  # the setup's last placement is TAC's: a pass follows the other's turn
+    words = []
+    for index, text in enumerate(history):
+        kind, square, target, rank = _TEXTS[text]
+        if kind == PASS:
+            mover = 1 - mover
+            words.append(f"{PLAYER_NAMES[mover]} passes")
+            continue
+        name = SQUARE_NAMES[square]
+        if kind != MOVE:
+            mover = 0 if ON_START[0][square] else 1
+            board[square].append([mover, rank])
+            who = PLAYER_NAMES[mover]
+            if kind == PLACE:
+                what = "a piece" if rank is None else f"a {rank}"
+                hidden = " (rank hidden)" if rank is None else ""
+                words.append(f"{who} places {what} on {name}{hidden}")
+            elif rank is None:
+                words.append(f"{who} brings a defeated piece back onto {name} (rank hidden)")
+            else:
+                words.append(f"{who} brings its defeated {rank} back onto {name}")
+            continue
+        piece = board[square].pop()
+        mover = piece[0]
+        who = PLAYER_NAMES[mover]
+        move = f"{name}-{SQUARE_NAMES[target]}"
+        column = board[target]
+        ranks = known.get(index)
+        if ranks is None:
+            column.append(piece)
+            what = "a piece" if piece[1] is None else f"its {piece[1]}"
+            said = f"{who} moves {what} {move}"
+        else:
+            said = f"{who} moves {move} and attacks: {battle_words(ranks, mover)}"
+            piece[1] = ranks[0]
+            for rank in ranks[1:]:
+                column[-1][1] = rank
+                result = OUTCOME[ranks[0]][rank]
+                if result > 0:
+                    column.pop()
+                    continue
+                if result < 0:
+                    piece = []
+                break
+            if piece:
+                column.append(piece)
+        if piece and ON_START[1 - mover][target]:
+            count = sum(1 for other in column if other[0] == mover)
+            said += f"; locked on {SQUARE_NAMES[target]} for good, {count} of {STATUE} for a statue"
+        words.append(said)
+    if ending is not None and words:
+        words[-1] += f". Game over: {ending}"
+    return tuple(words)
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -92,6 +186,23 @@ class TacTikiObservation(Observation["TacTiki"]):
             "passes": state.passes(),
             "winner": state.winner(),
         }
+
+    def history_in_words(self) -> tuple[str, ...]:
+        """Each action of the history as this player saw it, in words (:func:`history_words`).
+
+        >>> import tikigames
+        >>> state = tikigames.load("tactiki").new_initial_state()
+        >>> for text in ["3@b1", "2@b1"]:
+        ...     state.apply_action(state.parse_action(text))
+        >>> state.observation(1).history_in_words()
+        ('TIKI places a piece on b1 (rank hidden)', 'TIKI places a piece on b1 (rank hidden)')
+        >>> state.observation(0).history_in_words()[-1]
+        'TIKI places a 2 on b1'
+        """
+        ending = None
+        if self.current_player == TERMINAL:
+            ending = result_words(self.winner, self.passes)
+        return history_words(self.history, self.battles, ending)
 
     @classmethod
     def _knowledge_from_json(cls, game: TacTiki, data: Mapping[str, Any]) -> dict[str, Any]:

@@ -538,6 +538,8 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         One flag read per placement or reincarnation is all it costs the others.
 
         >>> import tikigames
+        >>> from tikigames.tactiki.data import rank_of
+        >>> from tikigames.tactiki.state import TAG_SHIFT
         >>> state = tikigames.load("tactiki").new_initial_state()
         >>> state.tag_pieces()
         >>> for text in ["3@a1", "5@a1"]:
