@@ -138,11 +138,17 @@ def test_rendering() -> None:
     lines = text.splitlines()
     assert lines[0] == "Turn 5: White's Sai on i7 may shift or turn (or stay)"
     assert lines[1].split() == list("abcdefghijklmn")
-    # The diamond: rank 14 has 2 squares, rank 8 has 14 with h8 black.
-    assert lines[2].split() == ["14", ".", "|", ".", "14"]
+    # The diamond: rank 14 has 2 squares, rank 8 has 14 with h8 black; the quarters are named
+    # in the corners.
+    assert lines[2].split() == ["14", "middleground", ".", "|", ".", "Black's", "14"]
+    assert lines[3].split() == ["13", "(west)", ".", ".", "|", ".", ".", "homeground", "13"]
+    assert lines[15].split() == ["2", "White's", ".", ".", "|", ".", ".", "middleground", "2"]
+    assert lines[16].split() == ["1", "homeground", ".", "|", ".", "(east)", "1"]
     # Rank 7: g7 is black, then White's Sai facing E on i7 and Black's Fire facing S on j7.
     assert " 7  .  .  .  .  .  .  #  | .  S> fv .  .  .  .   7" in lines
     assert " 6     .  .  .  .  .  X  | X  #  .  .  .  .      6" in lines
-    assert "White: 2 points, 0 lost" in text and "Black: 1 point, 0 lost" in text
+    assert "White: 2 points of the 10 that win, 0 tiles lost to captures" in text
+    assert "Black: 1 point of the 10 that win, 0 tiles lost to captures" in text
+    assert "1 in a middleground, 2 in the opponent's homeground, 0 at home" in text
     assert str(state.observation(None)).splitlines()[0].endswith("you are a spectator")
     assert state.to_json()["position"] == text

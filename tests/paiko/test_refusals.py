@@ -196,8 +196,14 @@ def test_deploy_in_the_homeground_or_where_your_tiles_threaten() -> None:
     state = play([*draft(), "sword@g6:N", "draw air"])
     assert "earth@h5:N" in [str(a) for a in state.legal_actions()]
     assert refused(state, "earth@h4:N") == (
-        "a tile is deployed in your homeground or on a square one of your tiles threatens:"
-        " h4 is neither in White's homeground nor threatened by a tile of White's"
+        "White deploys only in White's homeground (bottom left: files a–g, ranks 1–7) or on a"
+        " square a tile of White's threatens: h4 is in the east middleground, and no tile of"
+        " White's threatens it"
+    )
+    assert refused(state, "sword@h10:N") == (
+        "White deploys only in White's homeground (bottom left: files a–g, ranks 1–7) or on a"
+        " square a tile of White's threatens: h10 is in Black's homeground, and no tile of"
+        " White's threatens it"
     )
 
 
@@ -348,9 +354,9 @@ def test_a_water_redeploys_by_the_deploy_rule() -> None:
         " on h10 and Black's Bow on h9)"
     )
     assert refused(state, "g5>i4:N") == (
-        "a Water is redeployed in your homeground or on a square one of your tiles threatens"
-        " (its own threat included): i4 is neither in White's homeground nor threatened by a"
-        " tile of White's"
+        "a Water redeploys only in White's homeground (bottom left: files a–g, ranks 1–7) or on"
+        " a square a tile of White's threatens (the Water's own included): i4 is in the east"
+        " middleground, and no tile of White's threatens it"
     )
     assert "g5>h4:N" in [str(a) for a in state.legal_actions()]  # the Water's own threat
 

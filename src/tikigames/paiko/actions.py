@@ -34,9 +34,11 @@ from typing import Final
 from mypy_extensions import mypyc_attr
 
 from tikigames.core.action import Action, ActionTable
+from tikigames.core.errors import ActionError
 from tikigames.paiko.data import (
     ALL_SQUARES,
     BIT,
+    BLACK,
     COVER_BITS,
     FACED,
     FACINGS,
@@ -46,6 +48,8 @@ from tikigames.paiko.data import (
     REGION,
     SHIFT_RANGE,
     SHIFT_TARGETS,
+    SIZE,
+    SQUARE_INDEX,
     SQUARE_NAMES,
     TAG,
     TAG_SHIFT,
@@ -55,7 +59,7 @@ from tikigames.paiko.data import (
     reach,
 )
 
-__all__ = ["PaikoAction", "PaikoTable", "build_table"]
+__all__ = ["PaikoAction", "PaikoTable", "build_table", "not_an_action"]
 
 # Action kinds, in id order.
 DRAFT: Final = 0
@@ -222,6 +226,28 @@ class PaikoTable(ActionTable[PaikoAction]):
         self._reach_old: dict[int, tuple[PaikoAction, ...]] = {}
         self._avoiding_cache: dict[tuple[int, int, int, int, int], tuple[PaikoAction, ...]] = {}
         self._avoiding_old: dict[tuple[int, int, int, int, int], tuple[PaikoAction, ...]] = {}
+
+    def parse(self, text: object) -> PaikoAction:
+        """The action written ``text``, as :meth:`ActionTable.parse
+        <tikigames.core.action.ActionTable.parse>` reads it (the same texts parse); a text that
+        is not an action is refused with what is wrong with it (:func:`not_an_action`).
+
+        >>> table = build_table()
+        >>> table.parse("Sword@D5:n").text
+        'sword@d5:N'
+        >>> table.parse("sword@d5:E")
+        Traceback (most recent call last):
+        ...
+        tikigames.core.errors.ActionError: 'sword@d5:E' is not an action of this game: a Sword \
+has no facing: write sword@d5:N
+        """
+        try:
+            return super().parse(text)
+        except ActionError as error:
+            why = not_an_action(text) if isinstance(text, str) else None
+            if why is None:
+                raise
+            raise ActionError(f"{error}: {why}") from None
 
     def legal_draws(self, reserve: Sequence[int], exact: bool) -> tuple[PaikoAction, ...]:
         """The draws a reserve allows (only those of min(3, reserve) tiles when ``exact``),
@@ -486,3 +512,144 @@ def normalize(text: str) -> str:
         if 1 <= len(names) <= MAX_DRAW and all(name in TILE_INDEX for name in names):
             return draw_text([TILE_INDEX[name] for name in names])
     return folded
+
+
+# ----------------------------------------------------------------- what is wrong with a text
+
+#: Every form of action, for a text almost like one of them.
+FORMS: Final = (
+    "draft TILE, draw TILE[,TILE[,TILE]], TILE@SQUARE:FACING (deploy), FROM-TO:FACING (shift),"
+    " SQUARE:FACING (turn), FROM>TO:N (a Water's redeploy), stay, give TILE or pass"
+)
+
+
+def not_an_action(text: str) -> str | None:
+    """What is wrong with ``text``, which is not an action of the table but almost one: an
+    unknown tile name (the names listed), a square off the board, a facing on a tile without
+    one, a facing missing, a shift too long, a square or a tile alone; ``None`` for a text like
+    no action at all (``castle kingside``).
+
+    >>> not_an_action("swrd@d5:N")
+    "'swrd' is not a tile: the tiles are sai, sword, bow, lotus, air, fire, earth and water"
+    >>> not_an_action("sword@a1:N")
+    'a1 is off the board: rank 1 holds only g1 and h1'
+    >>> not_an_action("bow@e5")
+    'a deploy ends with the facing the Bow takes, N, E, S or W: bow@e5:N'
+    >>> not_an_action("d5-d9:N")
+    'a shift goes 1 or 2 orthogonal steps over open squares, and d5 to d9 is no such move'
+    """
+    folded = " ".join(text.split()).lower()
+    word, _, rest = folded.partition(" ")
+    if word in ("draft", "give"):
+        if not rest:
+            return f"{word} names one tile: {word} sai"
+        return _tile_problem(rest) or f"{word} names one tile: {word} {TILES[0]}"
+    if word == "draw":
+        names = [name.strip() for name in rest.split(",")] if rest else []
+        if not 1 <= len(names) <= MAX_DRAW:
+            return f"a draw takes 1 to {MAX_DRAW} tiles, named with commas: draw air,fire"
+        return next(filter(None, map(_tile_problem, names)), f"not a draw: {FORMS}")
+    if word in ("stay", "pass"):
+        return f"{word} is written alone"
+    if "@" in folded:
+        return _deploy_problem(*folded.split("@", 1))
+    for mark, problem in ((">", _redeploy_problem), ("-", _shift_problem)):
+        if mark in folded:
+            source, _, target = folded.partition(mark)
+            target, colon, facing = target.partition(":")
+            return problem(source, target, facing if colon else None)
+    if ":" in folded:
+        square, _, facing = folded.partition(":")
+        found = _square_problem(square) or _facing_problem(facing)
+        if found:
+            return found
+        return f"{square} is a black square: only a Lotus stands there, and a Lotus never turns"
+    if folded in TILE_INDEX:
+        return f"a deploy names the square and the facing: {folded}@g6:N"
+    if folded in SQUARE_INDEX:
+        return (
+            f"a square alone is no action: a turn names the facing ({folded}:E), a shift the"
+            f" target too ({folded}-…:N)"
+        )
+    return None
+
+
+def _tile_problem(name: str) -> str | None:
+    if name in TILE_INDEX:
+        return None
+    return f"{name!r} is not a tile: the tiles are {', '.join(TILES[:-1])} and {TILES[-1]}"
+
+
+def _square_problem(name: str) -> str | None:
+    """Why ``name`` is not a square of the diamond, or ``None``."""
+    if name in SQUARE_INDEX:
+        return None
+    file, rank = name[:1], name[1:]
+    if "a" <= file <= chr(ord("a") + SIZE - 1) and rank.isdigit() and 1 <= int(rank) <= SIZE:
+        row = [square for square in SQUARE_NAMES if square[1:] == rank]
+        span = f"{row[0]} and {row[-1]}" if len(row) == 2 else f"{row[0]} to {row[-1]}"
+        return f"{name} is off the board: rank {rank} holds only {span}"
+    return f"{name!r} is not a square: a file a–n and a rank 1–14, on the diamond (e.g. g6)"
+
+
+def _facing_problem(facing: str) -> str | None:
+    if facing in ("n", "e", "s", "w"):
+        return None
+    if not facing:
+        return "the facing after the colon is missing: N, E, S or W"
+    return f"{facing.upper()!r} is not a facing: N, E, S or W"
+
+
+def _deploy_problem(tile: str, place: str) -> str:
+    square, colon, facing = place.partition(":")
+    found = _tile_problem(tile) or _square_problem(square)
+    if found:
+        return found
+    kind = TILE_INDEX[tile]
+    name = TILES[kind].capitalize()
+    if not colon:
+        if FACED[kind]:
+            return (
+                f"a deploy ends with the facing the {name} takes, N, E, S or W: {tile}@{square}:N"
+            )
+        return f"a deploy ends with :N (the {name} has no facing): {tile}@{square}:N"
+    found = _facing_problem(facing)
+    if found:
+        return found
+    if not FACED[kind]:
+        article = "an" if tile in ("air", "earth") else "a"
+        return f"{article} {name} has no facing: write {tile}@{square}:N"
+    return f"not a deploy: {FORMS}"
+
+
+def _shift_problem(source: str, target: str, facing: str | None) -> str:
+    found = _square_problem(source) or _square_problem(target)
+    if found:
+        return found
+    if facing is None:
+        return (
+            "a shift ends with the facing the tile takes, N, E, S or W (N for a tile without"
+            f" one): {source}-{target}:N"
+        )
+    found = _facing_problem(facing)
+    if found:
+        return found
+    for square in (source, target):
+        if BLACK[SQUARE_INDEX[square]]:
+            return f"{square} is a black square: no tile shifts into, out of or through one"
+    return (
+        "a shift goes 1 or 2 orthogonal steps over open squares, and"
+        f" {source} to {target} is no such move"
+    )
+
+
+def _redeploy_problem(source: str, target: str, facing: str | None) -> str:
+    found = _square_problem(source) or _square_problem(target)
+    if found:
+        return found
+    if facing != "n":
+        return f"a Water has no facing: its redeploy is written {source}>{target}:N"
+    if source == target:
+        return "a Water redeploys onto another square"
+    black = target if BLACK[SQUARE_INDEX[target]] else source
+    return f"{black} is a black square: only a Lotus stands there, and a Water never does"

@@ -8,6 +8,7 @@ from tikigames.core.registry import register
 from tikigames.paiko.actions import PaikoTable, build_table
 from tikigames.paiko.data import PaikoRules
 from tikigames.paiko.encoding import PaikoEncoder
+from tikigames.paiko.help import RULES_SUMMARY, notation_examples
 from tikigames.paiko.observation import PaikoObservation
 from tikigames.paiko.render import render_observation, render_state
 from tikigames.paiko.resample import PaikoResampler
@@ -41,6 +42,7 @@ class Paiko(Game[PaikoState, PaikoObservation, PaikoRules]):
     svg_state = staticmethod(svg_state)
     svg_observation = staticmethod(svg_observation)
     encoder_class = PaikoEncoder
+    rules_summary = RULES_SUMMARY
     #: A random Paikō playout is a few hundred actions of slow moves (captures cascade): a short
     #: rollout, then the points' guess (:meth:`PaikoState.evaluate`), searches better per second.
     rollout_cap = 20
@@ -64,6 +66,16 @@ class Paiko(Game[PaikoState, PaikoObservation, PaikoRules]):
         ),
         Option("draw_exact", bool, False, "a draw takes exactly min(3, reserve) tiles"),
     )
+
+    def notation_examples(self) -> list[tuple[str, str]]:
+        """One example per kind of action, from the action table
+        (:func:`tikigames.paiko.help.notation_examples`).
+
+        >>> import tikigames
+        >>> tikigames.load("paiko").notation_examples()[0]
+        ('the draft: take this tile from your reserve into your hand', 'draft sword')
+        """
+        return notation_examples(self.action_table)
 
     def _table_key(self) -> tuple[()]:
         return ()  # the same table for every option

@@ -27,7 +27,6 @@ from tikigames.paiko.data import (
     BIT,
     BLACK,
     COPIES,
-    EARTH,
     FACED,
     FACINGS,
     FIRE,
@@ -38,13 +37,23 @@ from tikigames.paiko.data import (
     SHIFT_TARGETS,
     SQUARE_INDEX,
     SQUARE_NAMES,
-    THREAT_SETS,
     TILE_INDEX,
     TILES,
     WATER,
 )
 from tikigames.paiko.maps import PaikoMaps
 from tikigames.paiko.movegen import LOTUS_MAX_THREAT, lotus_calm
+from tikigames.paiko.words import (
+    HOMEGROUNDS,
+    Pieces,
+    a_tile,
+    owned,
+    placed,
+    quarter_name,
+    threats_in_words,
+    tile_count,
+    tile_name,
+)
 
 if TYPE_CHECKING:
     from tikigames.paiko.actions import PaikoAction
@@ -55,9 +64,6 @@ __all__ = ["FALLBACK", "refusal", "rule_broken"]
 #: What :func:`refusal` says when no rule of :func:`rule_broken` matches (the tests show that
 #: random play never reaches it).
 FALLBACK: Final = "not legal now under the rules of Paikō"
-
-#: The tiles on the board: square → (player, tile, facing), the ints of ``data``.
-Pieces = dict[int, tuple[int, int, int]]
 
 
 def refusal(state: PaikoState, action: PaikoAction) -> str:
@@ -105,7 +111,7 @@ def _in_draft(state: PaikoState, action: PaikoAction) -> str | None:
         )
     if TILES[action.tile] not in state.reserve(p):
         return (
-            f"{who}'s reserve holds no {_tile(action.tile)} to draft:"
+            f"{who}'s reserve holds no {tile_name(action.tile)} to draft:"
             f" all {COPIES} are drafted already"
         )
     return None
@@ -123,7 +129,7 @@ def _in_picks(state: PaikoState, action: PaikoAction) -> str | None:
             f" {whose}'s reserve for {whose}'s hand"
         )
     if TILES[action.tile] not in state.reserve(capturer):
-        return f"{who} picks from {whose}'s reserve, which holds no {_tile(action.tile)}"
+        return f"{who} picks from {whose}'s reserve, which holds no {tile_name(action.tile)}"
     return None
 
 
@@ -176,7 +182,7 @@ def _draw(state: PaikoState, action: PaikoAction) -> str | None:
     for tile, count in action.draw:
         held = reserve[TILES[tile]]
         if held < count:
-            return f"{who}'s reserve holds {_count(held, tile)}, and the draw takes {count}"
+            return f"{who}'s reserve holds {tile_count(held, tile)}, and the draw takes {count}"
     size = min(3, total)
     if state.game.rules.draw_exact and action.size != size:
         return f"with draw_exact a draw takes exactly min(3, reserve) tiles: {size} for {who}"
@@ -189,31 +195,29 @@ def _deploy(state: PaikoState, action: PaikoAction) -> str | None:
     tile, target = action.tile, action.dst
     square = SQUARE_NAMES[target]
     if TILES[tile] not in state.hand(p):
-        return f"{who} has no {_tile(tile)} in hand to deploy"
+        return f"{who} has no {tile_name(tile)} in hand to deploy"
     pieces = _pieces(state)
     if tile != LOTUS and BLACK[target]:
         return f"only a Lotus may stand on a black square, and {square} is one"
     if target in pieces:
-        return f"a tile is deployed on an empty square, and {square} holds {_owned(pieces, target)}"
+        return f"a tile is deployed on an empty square, and {square} holds {owned(pieces, target)}"
     maps = _maps_of(pieces)
     threat = maps.against[p][target]
     if tile == LOTUS:
         if not lotus_calm(threat):
             return (
                 f"a Lotus may be deployed only where the threat against {who} is at most"
-                f" {LOTUS_MAX_THREAT}: {square} has {threat} ({_threats(pieces, p, target)})"
+                f" {LOTUS_MAX_THREAT}: {square} has {threat}"
+                f" ({threats_in_words(pieces, p, target)})"
             )
         return None
     if threat:
         return (
-            f"{_a(tile)} may not be deployed on a threatened square ({square} is threatened"
-            f" by {_threats(pieces, p, target)})"
+            f"{a_tile(tile)} may not be deployed on a threatened square ({square} is threatened"
+            f" by {threats_in_words(pieces, p, target)})"
         )
     if not maps.support[p][target]:
-        return (
-            "a tile is deployed in your homeground or on a square one of your tiles threatens:"
-            f" {square} is neither in {who}'s homeground nor threatened by a tile of {who}'s"
-        )
+        return _unsupported(p, target, f"{who} deploys")
     if tile == SAI:
         return None  # the self-capture check waits for the Sai's follow-up
     after = dict(pieces)
@@ -233,18 +237,19 @@ def _move(state: PaikoState, action: PaikoAction, follow_up: bool) -> str | None
         return f"there is no tile on {origin} to move"
     piece = (found[0], TILE_INDEX[found[1]], FACINGS.index(found[2]))
     owner, tile, facing = piece
-    name = f"{PLAYER_NAMES[owner]}'s {_tile(tile)} on {origin}"
+    name = f"{PLAYER_NAMES[owner]}'s {tile_name(tile)} on {origin}"
     if owner != p:
         return f"a player moves only their own tiles, and {name} is not {who}'s"
     if tile in (LOTUS, AIR):
-        return f"{_a(tile)} never moves or rotates"
+        return f"{a_tile(tile)} never moves or rotates"
     if kind == REDEPLOY:
         if tile != WATER:
             return f"only a Water may redeploy, and {name} is not one"
     elif kind == TURN:
         if not FACED[tile]:
             return (
-                f"only a Sai, Bow or Fire turns in place: {_a(tile)} looks the same in every facing"
+                f"only a Sai, Bow or Fire turns in place: {a_tile(tile)} looks the same in"
+                " every facing"
             )
         if action.facing == facing:
             return (
@@ -253,7 +258,7 @@ def _move(state: PaikoState, action: PaikoAction, follow_up: bool) -> str | None
             )
     else:
         if not FACED[tile] and action.facing != 0:
-            return f"{_a(tile)} has no facing: it shifts with :N only"
+            return f"{a_tile(tile)} has no facing: it shifts with :N only"
         steps = _steps(src, dst)
         if steps > SHIFT_RANGE[tile]:
             return f"an Earth shifts only 1 square, and {origin} to {SQUARE_NAMES[dst]} is 2"
@@ -285,30 +290,34 @@ def _redeploy_target(pieces: Pieces, lifted: Pieces, p: int, target: int) -> str
     """The deploy rule for a Water's redeploy onto ``target``; ``pieces`` with the Water in
     place (its threat still counts as the player's), ``lifted`` without."""
     square = SQUARE_NAMES[target]
-    who = PLAYER_NAMES[p]
     if target in pieces:
-        return (
-            f"a Water redeploys onto an empty square, and {square} holds {_owned(pieces, target)}"
-        )
+        return f"a Water redeploys onto an empty square, and {square} holds {owned(pieces, target)}"
     if _maps_of(lifted).against[p][target]:
         return (
             f"a Water may not be redeployed on a threatened square ({square} is threatened"
-            f" by {_threats(lifted, p, target)})"
+            f" by {threats_in_words(lifted, p, target)})"
         )
     if not _maps_of(pieces).support[p][target]:
-        return (
-            "a Water is redeployed in your homeground or on a square one of your tiles threatens"
-            f" (its own threat included): {square} is neither in {who}'s homeground nor"
-            f" threatened by a tile of {who}'s"
-        )
+        return _unsupported(p, target, "a Water redeploys", " (the Water's own included)")
     return None
+
+
+def _unsupported(p: int, target: int, what: str, own: str = "") -> str:
+    """The deploy rule's "homeground or threatened by one of your tiles", broken on
+    ``target``: where the homeground is, and where ``target`` lies."""
+    who = PLAYER_NAMES[p]
+    return (
+        f"{what} only in {who}'s homeground ({HOMEGROUNDS[p]}) or on a square a tile of"
+        f" {who}'s threatens{own}: {SQUARE_NAMES[target]} is in {quarter_name(target)}, and no"
+        f" tile of {who}'s threatens it"
+    )
 
 
 def _path(lifted: Pieces, p: int, piece: tuple[int, int, int], src: int, dst: int) -> str | None:
     """Why no path of passable squares takes the lifted ``piece`` from ``src`` to ``dst``."""
     target = SQUARE_NAMES[dst]
     if dst in lifted:
-        return f"a shift ends on an empty square, and {target} holds {_owned(lifted, dst)}"
+        return f"a shift ends on an empty square, and {target} holds {owned(lifted, dst)}"
     maps = _maps_of(lifted)
     why = _impassable(maps, lifted, p, piece, dst)
     if why is not None:
@@ -330,15 +339,15 @@ def _impassable(
     board ``lifted``, without it), or ``None``."""
     name = SQUARE_NAMES[square]
     if square in lifted:
-        return f"{name} holds {_owned(lifted, square)}"
+        return f"{name} holds {owned(lifted, square)}"
     fire = piece[1] == FIRE
     if BIT[square] & (maps.free_fire if fire else maps.free)[p]:
         return None
     cover = int(maps.cover[p][square] > 0)
     below = "below 1 for a Fire, which threatens itself" if fire else "below 2"
     return (
-        f"{name} has threat {maps.against[p][square]} ({_threats(lifted, p, square)})"
-        f" − cover {cover} against {PLAYER_NAMES[p]}'s {_tile(piece[1])}, not {below}"
+        f"{name} has threat {maps.against[p][square]} ({threats_in_words(lifted, p, square)})"
+        f" − cover {cover} against {PLAYER_NAMES[p]}'s {tile_name(piece[1])}, not {below}"
     )
 
 
@@ -352,8 +361,8 @@ def _self_capture(after: Pieces, p: int) -> str | None:
         cover = int(maps.cover[p][square] > 0)
         shield = f", against cover {cover}" if cover else ", no cover"
         return (
-            f"self-capture is illegal: {_desc(after, square)} would be capturable"
-            f" (threat {maps.against[p][square]} from {_threats(after, p, square)}{shield})"
+            f"self-capture is illegal: {placed(after, square)} would be capturable"
+            f" (threat {maps.against[p][square]} from {threats_in_words(after, p, square)}{shield})"
         )
     return None
 
@@ -376,59 +385,5 @@ def _maps_of(pieces: Pieces) -> PaikoMaps:
     return maps
 
 
-def _threats(pieces: Pieces, p: int, square: int) -> str:
-    """The tiles whose threat counts against a tile of ``p`` on ``square``, in words: those
-    whose pattern holds ``square`` among the ones the maps count against p (the opponent's,
-    and p's own Fires)."""
-    sources = sorted(
-        s
-        for s, (q, tile, facing) in pieces.items()
-        if (q != p or tile == FIRE) and square in THREAT_SETS[tile << 2 | facing][s]
-    )
-    return _from(pieces, sources, p)
-
-
 def _steps(src: int, dst: int) -> int:
     return next(steps for target, steps, _ in SHIFT_TARGETS[src] if target == dst)
-
-
-# ----------------------------------------------------------------- words
-
-
-def _tile(tile: int) -> str:
-    """A tile type as the rules write it: ``Sai``, ``Sword`` …"""
-    return TILES[tile].capitalize()
-
-
-def _a(tile: int) -> str:
-    """``a Sword``, ``an Air``."""
-    return f"{'an' if tile in (AIR, EARTH) else 'a'} {_tile(tile)}"
-
-
-def _count(n: int, tile: int) -> str:
-    """``no Fire``, ``1 Fire``, ``2 Fires`` (``Lotuses``)."""
-    if not n:
-        return f"no {_tile(tile)}"
-    if n == 1:
-        return f"1 {_tile(tile)}"
-    return f"{n} {_tile(tile)}{'es' if tile == LOTUS else 's'}"
-
-
-def _owned(pieces: Pieces, square: int) -> str:
-    """``Black's Bow``."""
-    player, tile, _ = pieces[square]
-    return f"{PLAYER_NAMES[player]}'s {_tile(tile)}"
-
-
-def _desc(pieces: Pieces, square: int) -> str:
-    """``Black's Bow on h9``."""
-    return f"{_owned(pieces, square)} on {SQUARE_NAMES[square]}"
-
-
-def _from(pieces: Pieces, sources: list[int], p: int) -> str:
-    """The tiles on ``sources`` as a list (``Black's Bow on h9 and White's own Fire on e5``)."""
-    names = [
-        _desc(pieces, s).replace("'s ", "'s own ", 1) if pieces[s][0] == p else _desc(pieces, s)
-        for s in sources
-    ]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -17,6 +17,7 @@ from tikigames.paiko.data import (
     THREAT_OFFSETS,
     TILE_INDEX,
     TILE_LETTERS,
+    WIN_POINTS,
     result_words,
     rotate,
     square_at,
@@ -34,6 +35,23 @@ ARROWS = "^>v<"
 LEGEND = (
     "White upper case, Black lower case: S sai, X sword, B bow, L lotus, A air, F fire,"
     " E earth, W water; ^ > v < facing; # black square"
+)
+#: How the quarters score, under the board (their names are written in the board's corners).
+SCORING = (
+    "A tile but a Lotus scores 1 in a middleground, 2 in the opponent's homeground, 0 at home;"
+    f" {WIN_POINTS} points at the end of your turn win"
+)
+#: The names written in the blank corners of the diamond, two lines each: ``(row, text, left)``
+#: with rows of :func:`render_board`'s output (1 is rank 14) and ``left`` for the left side.
+QUARTER_LABELS = (
+    (1, "middleground", True),
+    (2, "(west)", True),
+    (1, "Black's", False),
+    (2, "homeground", False),
+    (SIZE, "White's", True),
+    (SIZE + 1, "homeground", True),
+    (SIZE, "middleground", False),
+    (SIZE + 1, "(east)", False),
 )
 
 
@@ -68,6 +86,25 @@ def render_board(tiles: Mapping[int, tuple[int, int, int]]) -> list[str]:
     return rows
 
 
+def label_quarters(rows: list[str]) -> list[str]:
+    """:func:`render_board`'s rows with the quarters named in the diamond's blank corners
+    (:data:`QUARTER_LABELS`), as the pictures tint them.
+
+    >>> print("\\n".join(label_quarters(render_board({}))[:3]))
+        a  b  c  d  e  f  g    h  i  j  k  l  m  n
+    14  middleground      .  | .           Black's   14
+    13  (west)         .  .  | .  .     homeground   13
+    """
+    rows = list(rows)
+    for row, text, left in QUARTER_LABELS:
+        line = rows[row]
+        # Left: after the rank and two spaces; right: three spaces before the rank.
+        start = 4 if left else len(line) - len(line.split()[-1]) - 3 - len(text)
+        assert not line[start - 1 : start + len(text) + 1].strip(), "a label on a square"
+        rows[row] = line[:start] + text + line[start + len(text) :]
+    return rows
+
+
 def _tiles(board: Sequence[tuple[str, int, str, str]]) -> dict[int, tuple[int, int, int]]:
     return {
         SQUARE_INDEX[square]: (player, TILE_INDEX[tile], FACINGS.index(facing))
@@ -94,11 +131,16 @@ def _status(obs: PaikoObservation) -> str:
 
 def _player_lines(obs: PaikoObservation) -> list[str]:
     rows = []
+    limit = obs.game.rules.move_limit
     for p in (0, 1):
         square, count = obs.last_moved[p]
-        moved = f"; moved {square} {count}× in a row" if square is not None else ""
+        moved = ""
+        if square is not None:
+            moved = f"; the tile on {square} moved on {_count(count, 'turn')} in a row"
+            moved += f" (at most {limit})" if limit else ""
         rows.append(
-            f"{PLAYER_NAMES[p]}: {_count(obs.scores[p], 'point')}, {obs.lost[p]} lost{moved}\n"
+            f"{PLAYER_NAMES[p]}: {_count(obs.scores[p], 'point')} of the {WIN_POINTS} that win,"
+            f" {_count(obs.lost[p], 'tile')} lost to captures{moved}\n"
             f"  hand:    {' '.join(obs.hands[p]) or '(empty)'}\n"
             f"  reserve: {' '.join(obs.reserves[p]) or '(empty)'}"
         )
@@ -110,7 +152,8 @@ def _count(number: int, noun: str) -> str:
 
 
 def _render(obs: PaikoObservation, who: str) -> str:
-    rows = [_status(obs) + who, *render_board(_tiles(obs.board)), LEGEND, *_player_lines(obs)]
+    board = label_quarters(render_board(_tiles(obs.board)))
+    rows = [_status(obs) + who, *board, LEGEND, SCORING, *_player_lines(obs)]
     if obs.passes:
         rows.append(f"Passes in a row: {obs.passes}")
     return "\n".join(rows)
