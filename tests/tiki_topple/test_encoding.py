@@ -131,7 +131,7 @@ def test_a_position_of_the_rulebook_example_as_player_2() -> None:
         "lokahi", "hookipa", "akamai", "nui", "kapu", "eepo", "nani", "wikiwiki"
     )
     assert got["toasted"] == one_hot(9, TIKIS.index("huhu"))
-    assert got["secret"] == one_hot(27, 10)  # card #11: Lokahi / Wikiwiki / Hookipa
+    assert got["secret"] == one_hot(27, 10)  # card #10: Lokahi / Wikiwiki / Hookipa
     assert got["secret_tikis"] == [
         *one_hot(9, TIKIS.index("lokahi")),
         *one_hot(9, TIKIS.index("wikiwiki")),
@@ -200,8 +200,8 @@ def test_scores_are_scaled_by_the_target_and_capped() -> None:
 
 
 def tiebreak_state() -> TikiToppleState:
-    """Four players, one round: seats 0 and 1 tie on 9 (cards #1 and #2, Nani on top of the
-    group line) and play a tiebreak round, dealt cards #6 and #7; seat 1 starts it."""
+    """Four players, one round: seats 0 and 1 tie on 9 (cards #0 and #1, Nani on top of the
+    group line) and play a tiebreak round, dealt cards #5 and #6; seat 1 starts it."""
     state: TikiToppleState = tikigames.load("tiki_topple", players=4, rounds=1).new_initial_state()
     play(state, GROUP_LINE, "secret 0", "secret 1", "secret 11", "secret 17")
     play(state, *["topple eepo"] * 4, *["toast"] * 6)

@@ -37,7 +37,7 @@ def test_own_secret_card_only() -> None:
         ]
         for other in (4, 9, 20):
             if other != card:
-                assert f"#{other + 1} " not in str(obs)
+                assert f"#{other} " not in str(obs)
                 assert f"secret {other}" not in json.dumps(obs.to_json())
     spectator = state.observation(None)
     assert spectator.secret is None

@@ -13,8 +13,9 @@ import pytest
 import tikigames
 from tikigames import CHANCE, TERMINAL, IllegalActionError
 from tikigames.tiki_topple.actions import LINE, SECRET, TikiToppleAction
-from tikigames.tiki_topple.data import CARD_NAMES, SECRET_CARDS, TIKIS, TOAST, TOPPLE, full_hand
+from tikigames.tiki_topple.data import CARD_NAMES, TIKIS, TOAST, TOPPLE, full_hand
 from tikigames.tiki_topple.state import TikiToppleState
+from tikigames.tiki_topple.words import describe_card
 
 GROUP_LINE = "line nani,wikiwiki,huhu,lokahi,akamai,nui,hookipa,kapu,eepo"
 #: Group B first, Lokahi 2nd.
@@ -124,12 +125,12 @@ def test_round_2_each_player_gets_a_different_card() -> None:
     state = new(3)
     play(state, GROUP_LINE, "secret 18", "secret 3")
     assert refused(state, "secret 18") == (
-        "each player is dealt a different secret card: secret card 18 "
-        "(#19 Hookipa / Lokahi / Nani) was dealt to player 0 this round"
+        "each player is dealt a different secret card: secret card #18 "
+        "Hookipa / Lokahi / Nani was dealt to player 0 this round"
     )
     assert refused(state, "secret 3") == (
-        "each player is dealt a different secret card: secret card 3 "
-        "(#4 Wikiwiki / Hookipa / Akamai) was dealt to player 1 this round"
+        "each player is dealt a different secret card: secret card #3 "
+        "Wikiwiki / Hookipa / Akamai was dealt to player 1 this round"
     )
 
 
@@ -140,7 +141,7 @@ def test_round_2_cards_dealt_in_earlier_rounds_are_gone() -> None:
     assert state.round_number() == 2
     assert refused(state, "secret 1") == (
         "secret cards dealt in earlier rounds are gone for the rest of the game: "
-        "secret card 1 (#2 Nani / Eepo / Lokahi) was dealt in round 1"
+        "secret card #1 Nani / Eepo / Lokahi was dealt in round 1"
     )
 
 
@@ -158,14 +159,10 @@ def test_round_2_the_deck_is_rebuilt_without_the_previous_rounds_cards() -> None
     assert isinstance(card, int)
     assert refused(state, f"secret {card}") == (
         "the deck was rebuilt for this round from all 27 cards except those dealt in the "
-        f"previous round: secret card {card} ({_card(card)}) was dealt in round 6"
+        f"previous round: secret card {describe_card(card)} was dealt in round 6"
     )
     # The cards of round 5 are back.
     assert state.illegal_reason(state.parse_action(f"secret {fifth[0]}")) is None
-
-
-def _card(card: int) -> str:
-    return f"#{card + 1} " + " / ".join(TIKIS[t].capitalize() for t in SECRET_CARDS[card])
 
 
 # ---------------------------------------------------------------- Round 3 and 5: the hand
@@ -276,8 +273,9 @@ def test_game_the_game_is_over() -> None:
     finish_round(state, random.Random(2))
     assert state.current_player() == TERMINAL and len(state.winners()) == 1
     winner = state.winners()[0]
-    assert refused(state, "toast") == f"the game is over: player {winner} won"
-    assert refused(state, GROUP_LINE) == f"the game is over: player {winner} won"
+    said = f"the game is over: player {winner} wins with {state.scores()[winner]} points"
+    assert refused(state, "toast") == said
+    assert refused(state, GROUP_LINE) == said
 
 
 def test_game_the_tied_players_share_the_win() -> None:
@@ -288,14 +286,18 @@ def test_game_the_tied_players_share_the_win() -> None:
             break
     else:
         pytest.fail("no tie in 200 games")
-    assert refused(state, "secret 7") == "the game is over: players 0 and 1 share the win"
+    assert refused(state, "secret 7") == (
+        f"the game is over: players 0 and 1 share the win with {state.scores()[0]} points"
+    )
     four = start(4, rounds=1, tiebreak_rounds=0)
     play(four, "topple nani", "topple wikiwiki", "topple huhu", "topple lokahi", *["toast"] * 6)
     # The line ends Akamai, Nui, Hookipa: cards 0, 2 and 3 score 2 (Nui, Akamai, Akamai in the
     # top 3), card 1 (Nani / Eepo / Lokahi) nothing.
     assert four.line() == ["akamai", "nui", "hookipa"] and four.scores() == [2, 0, 2, 2]
     assert four.winners() == (0, 2, 3)
-    assert refused(four, "toast") == "the game is over: players 0, 2 and 3 share the win"
+    assert refused(four, "toast") == (
+        "the game is over: players 0, 2 and 3 share the win with 2 points"
+    )
 
 
 # ---------------------------------------------------------------- every refusal of random play

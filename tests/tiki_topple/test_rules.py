@@ -266,7 +266,7 @@ def test_round_ends_when_every_hand_is_empty() -> None:
 
 
 def test_rulebook_scoring_example() -> None:
-    """Four players; final line Lokahi, Hookipa, Akamai; cards #19, #4, #11, #15 score 5, 7,
+    """Four players; final line Lokahi, Hookipa, Akamai; cards #18, #3, #10, #14 score 5, 7,
     11 and 2."""
     state = start(
         4, line="line lokahi,akamai,nui,hookipa,kapu,eepo,nani,wikiwiki,huhu",
@@ -281,7 +281,7 @@ def test_rulebook_scoring_example() -> None:
 
 
 def test_removed_tikis_score_nothing_and_several_players_score_one_tiki() -> None:
-    # #1 and #2 both have Nani on top; #27 (Eepo / Nui / Huhu) has its top tiki toasted.
+    # #0 and #1 both have Nani on top; #26 (Eepo / Nui / Huhu) has its top tiki toasted.
     state = start(3, secrets=(0, 1, 26))
     while state.current_player() >= 0:
         toast_or_wait(state)
@@ -328,7 +328,7 @@ def tied_game(players: int, tiebreaks: int, target: int | None = None) -> TikiTo
     else:
         options["target_score"] = target
     state: TikiToppleState = tikigames.load("tiki_topple", **options).new_initial_state()
-    # #1 and #2 have Nani on top and score 9 each; #12 and #18 score nothing on this line.
+    # #0 and #1 have Nani on top and score 9 each; #11 and #17 score nothing on this line.
     play(state, GROUP_LINE)
     for card in (0, 1, 11, 17)[:players]:
         play(state, f"secret {card}")

@@ -104,7 +104,7 @@ def test_size_coordinates_and_the_unknown_option() -> None:
 def test_the_targets_option_marks_the_secret_tiers_on_the_line() -> None:
     state = played(4, *RULEBOOK)
     with_targets = titles_of(state.svg())
-    # Player 0 holds #19 (Hookipa / Lokahi / Nani): its badges name the tiers' rules.
+    # Player 0 holds #18 (Hookipa / Lokahi / Nani): its badges name the tiers' rules.
     assert "player 0 (A)'s top tiki: 9 at position 1" in with_targets
     assert "player 0 (A)'s middle tiki: 5 in the top 2 (scoring now)" in with_targets
     assert not any("tiki: " in title for title in titles_of(state.svg(targets=False)))
@@ -203,12 +203,12 @@ def test_the_state_shows_every_card_an_observation_only_its_own() -> None:
     state = played(4, *RULEBOOK)
     whole = titles_of(state.svg())
     for seat, card in enumerate((18, 3, 10, 14)):
-        assert any(title.startswith(f"player {seat} (") and f"card #{card + 1}:" in title
+        assert any(title.startswith(f"player {seat} (") and f"card #{card}:" in title
                    for title in whole)  # fmt: skip
     seen = titles_of(state.observation(1).svg())
-    assert any("secret card #4:" in title for title in seen)
+    assert any("secret card #3:" in title for title in seen)
     assert sum("secret card: hidden" in title for title in seen) == 3
-    assert not any(f"card #{card + 1}:" in title for title in seen for card in (18, 10, 14))
+    assert not any(f"card #{card}:" in title for title in seen for card in (18, 10, 14))
     spectator = state.observation(None).svg()
     assert "secret card #" not in spectator and spectator.count("secret card: hidden") == 4
 
@@ -239,10 +239,10 @@ def test_a_finished_round_reveals_every_card_to_everyone() -> None:
     assert state.is_chance_node()  # the next round's line is up
     spectator = state.observation(None).svg()
     texts = texts_of(spectator)
-    assert all(f"#{card + 1}" in texts for card in (18, 3, 10, 14))
+    assert all(f"#{card}" in texts for card in (18, 3, 10, 14))
     assert {"+5 this round", "+7 this round", "+11 this round", "+2 this round"} <= set(texts)
     assert "Round 1 of 4 is over: the cards are shown and scored" in texts
-    # The final line is Lokahi, Hookipa, Akamai; #4's middle tiki Hookipa scores (5 + 2 = 7).
+    # The final line is Lokahi, Hookipa, Akamai; #3's middle tiki Hookipa scores (5 + 2 = 7).
     assert "middle tiki Hookipa: 5 in the top 2 (scoring now)" in titles_of(spectator)
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from tikigames.core.action import Action, ActionTable
+from tikigames.core.errors import ActionError
 from tikigames.tiki_topple.data import (
     CARD_NAMES,
     GROUPS,
@@ -120,6 +121,29 @@ class TikiToppleTable(ActionTable[TikiToppleAction]):
             for chunk in range(NUM_CHUNKS)
         )
 
+    def parse(self, text: object) -> TikiToppleAction:
+        """The action written ``text`` (case, and spaces around a line's commas, ignored).
+
+        >>> table = build_table()
+        >>> table.parse("Up2 Nani").text
+        'up2 nani'
+        >>> table.parse("up2 bob")
+        Traceback (most recent call last):
+        ...
+        tikigames.core.errors.ActionError: 'up2 bob' is not an action of this game: 'bob' is \
+not a tiki (the tikis: nani, wikiwiki, huhu, lokahi, akamai, nui, hookipa, kapu, eepo)
+
+        Raises:
+            ActionError: ``text`` names no action; for a text that is almost one, the message
+                says what is wrong with it.
+        """
+        try:
+            return ActionTable.parse(self, text)
+        except ActionError as error:
+            if not isinstance(text, str):
+                raise
+            raise ActionError(f"{error}: {what_is_wrong(_normalize(text))}") from None
+
     def deals(self, deck: int) -> list[TikiToppleAction]:
         """The deals of the cards in ``deck`` (bit ``c`` for card ``c``), in id order."""
         chunks = self.secret_chunks
@@ -159,6 +183,50 @@ def build_table() -> TikiToppleTable:
     for card in range(NUM_SECRETS):
         actions.append(_action(len(actions), f"secret {card}", SECRET, card=card))
     return TikiToppleTable(actions)
+
+
+def what_is_wrong(text: str) -> str:
+    """Why ``text`` (normalised, and not an action) is not one: the part that is wrong, and
+    what is allowed there.
+
+    >>> what_is_wrong("toast nani")
+    'toast takes no tiki: it always toasts the tiki at the bottom'
+    >>> what_is_wrong("secret 27")
+    'the secret cards are numbered 0 to 26'
+    """
+    words = text.split(" ")
+    first, rest = words[0], words[1:]
+    tikis = "the tikis: " + ", ".join(TIKIS)
+    moves = "a move is up1, up2, up3 or topple with a tiki (up2 nani), or toast"
+    if first in CARD_NAMES[:TOAST]:
+        if not rest:
+            return f"{first} needs a tiki, as in {first} {TIKIS[0]} ({tikis})"
+        if len(rest) > 1:
+            return f"{first} takes one tiki, as in {first} {TIKIS[0]}"
+        return f"{rest[0]!r} is not a tiki ({tikis})"
+    if first == CARD_NAMES[TOAST]:
+        return "toast takes no tiki: it always toasts the tiki at the bottom"
+    if first == "secret":
+        if rest == ["?"]:
+            return (
+                "'secret ?' is how another player's secret card is shown to you; a deal is "
+                f"written secret 0 to secret {NUM_SECRETS - 1}"
+            )
+        return f"the secret cards are numbered 0 to {NUM_SECRETS - 1}"
+    if first == "line":
+        names = " ".join(rest).split(",")
+        unknown = [name for name in names if name not in TIKIS]
+        if unknown:
+            return f"{unknown[0]!r} is not a tiki ({tikis})"
+        if len(names) != NUM_TIKIS or len(set(names)) != NUM_TIKIS:
+            return "a line names each of the nine tikis once, top first, separated by commas"
+        groups = "; ".join(", ".join(TIKIS[tiki] for tiki in group) for group in GROUPS)
+        return (
+            f"a line is dealt by groups: positions 1-3, 4-6 and 7-9 each hold one group ({groups})"
+        )
+    if first in ("up", "tiki") or first.startswith("up"):
+        return "the Up cards are up1, up2 and up3, written without a space (up2 nani)"
+    return f"{moves}; line and secret are dealt by chance"
 
 
 def _normalize(text: str) -> str:

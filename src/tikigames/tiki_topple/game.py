@@ -11,6 +11,7 @@ from tikigames.core.registry import register
 from tikigames.tiki_topple.actions import TikiToppleTable, build_table
 from tikigames.tiki_topple.data import TikiToppleRules
 from tikigames.tiki_topple.encoding import TikiToppleEncoder
+from tikigames.tiki_topple.help import RULES_SUMMARY, notation_examples
 from tikigames.tiki_topple.observation import TikiToppleObservation
 from tikigames.tiki_topple.render import render_observation, render_state
 from tikigames.tiki_topple.resample import TikiToppleResampler
@@ -46,6 +47,7 @@ class TikiTopple(Game[TikiToppleState, TikiToppleObservation, TikiToppleRules]):
     svg_state = staticmethod(svg_state)
     svg_observation = staticmethod(svg_observation)
     encoder_class = TikiToppleEncoder
+    rules_summary = RULES_SUMMARY
     option_specs = (
         Option("players", int, 2, "number of players", minimum=2, maximum=4),
         Option(
@@ -78,6 +80,11 @@ class TikiTopple(Game[TikiToppleState, TikiToppleObservation, TikiToppleRules]):
             allow_none=True,
         ),
     )
+
+    def notation_examples(self) -> list[tuple[str, str]]:
+        """One example per kind of action, picked from the action table (see
+        :mod:`tikigames.tiki_topple.help`)."""
+        return notation_examples(self.actions())
 
     def _check_options(self, options: Mapping[str, OptionValue]) -> None:
         players, first = options["players"], options["first_player"]

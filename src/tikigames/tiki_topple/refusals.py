@@ -21,12 +21,12 @@ from tikigames.tiki_topple.actions import LINE, SECRET, TikiToppleAction
 from tikigames.tiki_topple.data import (
     ALL_SECRETS,
     CARD_NAMES,
-    SECRET_CARDS,
     TIKIS,
     TOAST,
     TOPPLE,
     full_hand,
 )
+from tikigames.tiki_topple.words import describe_card, ordinal, result_words
 
 if TYPE_CHECKING:
     from tikigames.tiki_topple.state import TikiToppleState
@@ -72,11 +72,7 @@ def refusal(state: TikiToppleState, action: TikiToppleAction) -> str | None:
 
 
 def _game_over(state: TikiToppleState) -> str:
-    winners = state.winners()
-    if len(winners) == 1:
-        return f"the game is over: player {winners[0]} won"
-    names = ", ".join(str(seat) for seat in winners[:-1])
-    return f"the game is over: players {names} and {winners[-1]} share the win"
+    return f"the game is over: {result_words(state.winners(), state.scores())}"
 
 
 def _at_line_setup(kind: int) -> str | None:
@@ -101,7 +97,7 @@ def _at_deal(state: TikiToppleState, action: TikiToppleAction) -> str | None:
             f"player {seat}'s is being dealt"
         )
     card = action.card
-    name = _card_name(card)
+    name = f"secret card {describe_card(card)}"
     for other in state.seats():
         if state.secret(other) == card:
             return (
@@ -174,24 +170,12 @@ def _card(state: TikiToppleState, player: int, action: TikiToppleAction) -> str 
         if position == len(line) and not state.game.rules.topple_bottom_allowed:
             return (
                 "Tiki Topple may not choose the tiki already at the bottom (option "
-                f"topple_bottom_allowed is off): {name} is {_ordinal(position)}, the bottom"
+                f"topple_bottom_allowed is off): {name} is {ordinal(position)}, the bottom"
             )
         return None  # not reached: any other tiki can be toppled
     if position - (kind + 1) < 1:
         return (
             "a tiki can move up at most as many places as there are tikis above it: "
-            f"{name} is {_ordinal(position)}"
+            f"{name} is {ordinal(position)}"
         )
     return None  # not reached: an Up card held, on a tiki low enough, is legal
-
-
-def _card_name(card: int) -> str:
-    """``secret card 18 (#19 Hookipa / Lokahi / Nani)``: the id of the notation, then the
-    rulebook's row number and the card's tikis, top / middle / bottom."""
-    tikis = " / ".join(TIKIS[tiki].capitalize() for tiki in SECRET_CARDS[card])
-    return f"secret card {card} (#{card + 1} {tikis})"
-
-
-def _ordinal(position: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(position, "th")
-    return f"{position}{suffix}"

@@ -102,7 +102,9 @@ class TikiToppleResampler(Resampler["TikiTopple", TikiToppleObservation, TikiTop
 
 
 def _parse(table: ActionTable[TikiToppleAction], text: str, index: int) -> TikiToppleAction:
+    # The base class's lookup, not the table's own ``parse``: a history is the library's own
+    # text, and a resample parses all of it, so it skips the explaining wrapper.
     try:
-        return table.parse(text)
+        return ActionTable.parse(table, text)
     except ActionError as error:
         raise InvalidStateError(f"history[{index}]: {error}") from None

@@ -44,6 +44,7 @@ from tikigames.tiki_topple.data import (
     full_hand,
     score_card,
 )
+from tikigames.tiki_topple.words import result_words, seats_in_words
 
 if TYPE_CHECKING:
     from tikigames.tiki_topple.game import TikiTopple  # noqa: F401 (base class)
@@ -579,11 +580,7 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         """
         if self._phase != _OVER:
             return None
-        winners = self._winners
-        points = self._scores[winners[0]]
-        if len(winners) == 1:
-            return f"player {winners[0]} wins with {points} points"
-        return f"players {seats_in_words(winners)} share the win with {points} points"
+        return result_words(self._winners, self._scores)
 
     # ----------------------------------------------------------------- apply / undo
 
@@ -841,12 +838,3 @@ def _turn_order(seats: tuple[int, ...], players: int) -> tuple[tuple[int, ...], 
             preceding[seat] = seats[index - 1]
         order = _TURN_ORDERS[key] = (tuple(following), tuple(preceding))
     return order
-
-
-def seats_in_words(seats: Sequence[int]) -> str:
-    """``0, 1 and 3``: two seats or more, in words (the result's and the renderings').
-
-    >>> seats_in_words((0, 2)), seats_in_words([0, 1, 3])
-    ('0 and 2', '0, 1 and 3')
-    """
-    return ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"

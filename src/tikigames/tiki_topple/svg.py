@@ -37,6 +37,7 @@ from tikigames.tiki_topple.data import (
 )
 from tikigames.tiki_topple.observation import TikiToppleObservation
 from tikigames.tiki_topple.state import Play, TikiToppleState
+from tikigames.tiki_topple.words import card_name
 
 __all__ = ["svg_observation", "svg_state"]
 
@@ -281,7 +282,7 @@ def _in_hand(picture: Svg, kind: int) -> None:
 
 def _card_face(picture: Svg, card: int) -> None:
     picture.rect(0, 0, _CARD_W, _CARD_H, fill="#FFFDF5", stroke=PALETTE["black"], rx=5)
-    picture.text(_CARD_W - 5, 11, f"#{card + 1}", size=8.5, anchor="end", fill="#555555")
+    picture.text(_CARD_W - 5, 11, card_name(card), size=8.5, anchor="end", fill="#555555")
     picture.text(5, 11, "secret card", size=8.5, anchor="start", fill="#555555")
 
 
@@ -635,7 +636,7 @@ def _panel(
     else:
         tikis = SECRET_CARDS[card]
         names = " / ".join(_NAMES[tiki] for tiki in tikis)
-        title = f"{_player(seat)}'s secret card #{card + 1}: {names}"
+        title = f"{_player(seat)}'s secret card {card_name(card)}: {names}"
         _place(picture, cx, cy, _titled(title, _memo(_fragment, _card_face, card)))
         line = view.line
         for tier, tiki in enumerate(tikis):
