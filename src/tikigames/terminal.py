@@ -284,10 +284,14 @@ def notation_text(
     moves at hand.
 
     >>> import tikigames
-    >>> for line in notation_text(tikigames.load("tactiki"), ["a1-a2", "a1-b1", "pass"]):
-    ...     print(line)
+    >>> for line in notation_text(tikigames.load("tactiki"), ["a1-a2", "a1-b1", "pass"], 80):
+    ...     print(line)  # doctest: +ELLIPSIS
     How moves are written (type one, or a start of it that only one legal move has):
-      for example: a1-a2, pass
+      3@b1   place a piece (setup): its rank @ one of your start fields — here a 3
+             on b1
+      b1-b2  move a top piece one step forward, left or right, from-to — here b1 to
+             ...
+      pass   pass: only when you can neither move nor reincarnate
     """
     lines = ["How moves are written (type one, or a start of it that only one legal move has):"]
     examples = game.notation_examples()
