@@ -584,14 +584,13 @@ class Terminal:
     def expect(self, pattern: str, after: int, timeout: float = 20) -> int:
         """Wait until ``pattern`` shows after character ``after`` of :attr:`text`; its end."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        ended = False
+        while time.monotonic() < deadline and not ended:
+            ended = self.process.poll() is not None  # then one last look at all it wrote
+            self.read(0.2 if ended else 0.1)
             found = re.compile(pattern).search(self.text, after)
             if found:
                 return found.end()
-            self.read(0.1)
-            if self.process.poll() is not None:
-                self.read(0.2)
-                break
         raise AssertionError(f"no {pattern!r} in {self.text[after:][-1500:]!r}")
 
     def type(self, keys: bytes) -> None:
