@@ -366,6 +366,23 @@ def refusals_depend_only_on_what_the_mover_knows(
             )
 
 
+def history_in_words_depends_only_on_the_observation(
+    game: AnyGame, picks: list[int], seed: int, steps: int
+) -> None:
+    """``obs.history_in_words()`` has one entry per action of the history, and every world
+    resampled from the observation tells the same words: what the terminal announces never
+    tells a player more than it knows."""
+    state = walk(game, picks, steps)[-1]
+    rng = random.Random(seed)
+    for p in _seats(state):
+        obs = state.observation(p)
+        words = obs.history_in_words()
+        _check(len(words) == len(obs.history), f"history_in_words of {p}: one entry per action")
+        for _ in range(2):
+            again = game.resample(obs, rng).observation(p).history_in_words()
+            _check(again == words, f"history_in_words of {p} differs in a world it cannot tell")
+
+
 def resampler_draws_independent_states(
     game: AnyGame, picks: list[int], seed: int, steps: int
 ) -> None:
@@ -562,6 +579,7 @@ PROPERTIES: dict[str, Callable[[AnyGame, list[int], int, int], None]] = {
         bad_json_raises_invalid_state,
         resample_is_consistent,
         refusals_depend_only_on_what_the_mover_knows,
+        history_in_words_depends_only_on_the_observation,
         resampler_draws_independent_states,
         evaluate_is_the_returns_at_the_end,
         seeded_play_is_deterministic,

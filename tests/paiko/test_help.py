@@ -107,21 +107,11 @@ def test_the_end_says_who_won_and_why() -> None:
 
 
 def test_the_words_are_the_same_in_every_resampled_world() -> None:
-    game = tikigames.load("paiko")
-    rng = random.Random(11)
-    for _ in range(4):
-        state = game.new_initial_state()
-        for _ in range(rng.randrange(20, 200)):
-            if state.is_terminal():
-                break
-            state.apply_action(state.random_action(rng))
-        for player in (0, 1, None):
-            obs = state.observation(player)
-            words = obs.history_in_words()
-            assert len(words) == len(obs.history)
-            for _ in range(2):
-                world = game.resample(obs, rng)
-                assert world.observation(player).history_in_words() == words
+    check_game(
+        tikigames.load("paiko"),
+        examples=4,
+        properties=["history_in_words_depends_only_on_the_observation"],
+    )
 
 
 # ----------------------------------------------------------------- refusals and notation errors

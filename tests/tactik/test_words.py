@@ -12,10 +12,11 @@ import tikigames
 from tikigames.core.errors import ActionError
 from tikigames.tactik import TacTikState
 from tikigames.tactik.actions import GIVE
+from tikigames.testing import check_game
 
 from .conftest import Table
 
-OPTION_SETS = [
+OPTION_SETS: list[dict[str, object]] = [
     {},
     {"players": 2},
     {"players": 6, "discard": "stuck", "with_13": True},
@@ -116,17 +117,12 @@ def test_history_in_words_says_the_same_in_every_resampled_world(
     options: dict[str, object],
 ) -> None:
     """Words from the observation alone: every world resampled from it tells the same."""
-    game = tikigames.load("tactik", **options)
-    rng = random.Random(3)
-    for seed, actions in ((1, 30), (2, 140), (3, 400)):
-        state = _play(options, seed, actions)
-        for player in range(game.num_players):
-            obs = state.observation(player)
-            words = obs.history_in_words()
-            assert len(words) == len(obs.history)
-            for _ in range(3):
-                world = game.resample(obs, rng)
-                assert world.observation(player).history_in_words() == words
+    check_game(
+        tikigames.load("tactik", **options),
+        examples=3,
+        max_steps=400,
+        properties=["history_in_words_depends_only_on_the_observation"],
+    )
 
 
 def test_the_last_entry_tells_the_end() -> None:

@@ -180,20 +180,12 @@ def test_a_pass_is_told_for_the_player_whose_turn_it_was() -> None:
 
 
 def test_the_words_are_the_same_in_every_resampled_world() -> None:
-    game = tikigames.load("tactiki")
-    rng = random.Random(11)
-    for _ in range(6):
-        state = game.new_initial_state()
-        for _ in range(rng.randrange(20, 160)):
-            if state.is_terminal():
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
-        for player in (TIKI, TAC, None):
-            obs = state.observation(player)
-            words = obs.history_in_words()
-            for _ in range(3):
-                world = game.resample(obs, rng)
-                assert world.observation(player).history_in_words() == words
+    check_game(
+        tikigames.load("tactiki"),
+        examples=6,
+        max_steps=160,
+        properties=["history_in_words_depends_only_on_the_observation"],
+    )
 
 
 # ----------------------------------------------------------------- the text board in words

@@ -12,6 +12,7 @@ import pytest
 
 import tikigames
 from tikigames import ActionError
+from tikigames.testing import check_game
 from tikigames.tiki_topple.actions import LINE, SECRET
 from tikigames.tiki_topple.data import NUM_SECRETS, POINTS, SECRET_CARDS, score_card
 from tikigames.tiki_topple.state import TikiToppleState
@@ -127,22 +128,11 @@ def test_history_in_words_tells_deals_moves_and_the_round_s_scoring() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_history_in_words_is_the_same_in_every_world_the_player_may_be_in(players: int) -> None:
-    game = tikigames.load("tiki_topple", players=players)
-    rng = random.Random(players)
-    state = game.new_initial_state()
-    checked = 0
-    while not state.is_terminal():
-        state.apply_action(state.random_action(rng))
-        if rng.random() < 0.25:
-            for player in [*range(players), None]:
-                obs = state.observation(player)
-                words = obs.history_in_words()
-                assert len(words) == len(obs.history)
-                for _ in range(3):
-                    world = game.resample(obs, rng)
-                    assert world.observation(player).history_in_words() == words
-                checked += 1
-    assert checked > 10
+    check_game(
+        tikigames.load("tiki_topple", players=players),
+        examples=6,
+        properties=["history_in_words_depends_only_on_the_observation"],
+    )
 
 
 def test_history_in_words_never_names_a_card_the_player_has_not_seen() -> None:
