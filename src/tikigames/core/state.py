@@ -129,9 +129,6 @@ class State(ABC, Generic[A, G, Obs]):
     #: they follow from the others (a cache, a mask of a counter) or matter only under an
     #: option (a turn count without a turn cap).
     derived_fields: ClassVar[frozenset[str]] = frozenset()
-    #: Whether the game never has a chance node (TacTiki): :meth:`random_action` then skips
-    #: the test for one.
-    chance_free: ClassVar[bool] = False
 
     def __init__(self, game: G, source: Self | None = None) -> None:
         """The initial state of ``game`` (:meth:`_init_position` sets the game's fields), or,
@@ -391,12 +388,9 @@ class State(ABC, Generic[A, G, Obs]):
         """One legal action drawn uniformly from ``rng`` (at a chance node: an outcome drawn
         with its probability, :meth:`sample_chance`).
 
-        What random rollouts call. The default draws an index into the cached legal list with
-        one ``rng.random()`` (a third of the cost of ``rng.randrange``; ``random() < 1`` times a
-        count below 2**53 rounds to less than the count, so the index is always in range); a
-        game may override it to avoid building the whole list, drawing from the same uniform
-        distribution. A game without chance nodes says so with :attr:`chance_free`, which spares
-        the test for one.
+        What random rollouts call. The default draws an index into the cached legal list
+        (:meth:`_draw_legal`); a game may override it to avoid building the whole list, drawing
+        from the same uniform distribution, or, without chance nodes, to skip the test for one.
 
         >>> import random, tikigames
         >>> state = tikigames.load("paiko").new_initial_state()
@@ -406,8 +400,19 @@ class State(ABC, Generic[A, G, Obs]):
         Raises:
             IllegalActionError: the game is over.
         """
-        if not self.chance_free and self.current_player() == CHANCE:
+        if self.current_player() == CHANCE:
             return self.sample_chance(rng)
+        return self._draw_legal(rng)
+
+    def _draw_legal(self, rng: Random) -> A:
+        """One action of the legal list drawn uniformly with one ``rng.random()`` (a third of
+        the cost of ``rng.randrange``; ``random() < 1`` times a count below 2**53 rounds to less
+        than the count, so the index is always in range): :meth:`random_action` off chance
+        nodes, and the whole of it for a game that has none.
+
+        Raises:
+            IllegalActionError: the game is over.
+        """
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate_legal()
