@@ -23,7 +23,7 @@ from urllib.parse import unquote
 import pytest
 
 #: The built HTML: named, never guessed, so that a stale build is not checked by mistake.
-HTML = Path(os.environ.get("TIKIGAMES_DOCS_HTML", "/nonexistent"))
+HTML = Path(os.environ.get("TIKIGAMES_DOCS_HTML", "/nonexistent")).resolve()
 PAGES = [
     "index.html",
     *(f"games/{name}.html" for name in ("paiko", "tactik", "tactiki", "tiki_topple")),
