@@ -404,7 +404,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
         record = self._undo_record(number - 1)
         if record is None or not record[8]:  # a deal, a give, or a play that moved no pawn
             return None
-        log: list[int] = record[8]
+        log: Sequence[int] = record[8]
         action: TacTikAction = record[11]
         kind = action.kind
         if kind == START:
@@ -431,7 +431,7 @@ class TacTikState(State[TacTikAction, "TacTik", "TacTikObservation"]):
             return ()
         # In the log, a capture is its pawn's slot (old value: its square) followed by its
         # reserve; a start's own reserve follows the pieux' entry instead.
-        log: list[int] = record[8]
+        log: Sequence[int] = record[8]
         t = self._t
         res, pieu, pos = t.res, t.pieu, t.pos
         return tuple(
