@@ -64,7 +64,18 @@ _LEGAL_KEPT: Final = 16
 #: The index, from the end of the stack, of the entry that falls out of the bound.
 _LEGAL_DROPPED: Final = -_LEGAL_KEPT - 1
 
-__all__ = ["State", "result_in_words"]
+__all__ = ["State", "result_in_words", "seats_in_words"]
+
+
+def seats_in_words(seats: Sequence[int]) -> str:
+    """``0, 1 and 3``: two seats or more, in words (the one way every game names a group of
+    seats).
+
+    >>> from tikigames.core.state import seats_in_words
+    >>> seats_in_words((0, 2)), seats_in_words([0, 1, 3])
+    ('0 and 2', '0, 1 and 3')
+    """
+    return ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
 
 
 def result_in_words(returns: Sequence[float]) -> str:
@@ -80,7 +91,7 @@ def result_in_words(returns: Sequence[float]) -> str:
     top = [seat for seat, value in enumerate(returns) if value == best]
     if len(top) == 1:
         return f"player {top[0]} wins"
-    return f"players {', '.join(map(str, top[:-1]))} and {top[-1]} win"
+    return f"players {seats_in_words(top)} win"
 
 
 A = TypeVar("A", bound=Action, default=Action)

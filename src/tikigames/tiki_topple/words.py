@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tikigames.core.state import seats_in_words
 from tikigames.tiki_topple.data import POINTS, SECRET_CARDS, TIKIS
 
 __all__ = [
@@ -51,15 +52,6 @@ def ordinal(position: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th`` … (a place in the line, 1 at the top)."""
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(position, "th")
     return f"{position}{suffix}"
-
-
-def seats_in_words(seats: Sequence[int]) -> str:
-    """``0, 1 and 3``: two seats or more, in words.
-
-    >>> seats_in_words((0, 2)), seats_in_words([0, 1, 3])
-    ('0 and 2', '0, 1 and 3')
-    """
-    return ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
 
 
 def result_words(winners: Sequence[int], scores: Sequence[int]) -> str:
