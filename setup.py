@@ -48,7 +48,7 @@ def compiled_modules() -> list[str]:
     return sorted(
         str(path)
         for path in PACKAGE.rglob("*.py")
-        if path.name not in INTERPRETED and "adapters" not in path.parts
+        if path.name not in INTERPRETED and not {"adapters", "server"} & set(path.parts)
     )
 
 

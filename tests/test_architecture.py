@@ -2,8 +2,8 @@
 
 - Layers import downwards only: the core imports only the core (not even under
   ``TYPE_CHECKING``); a game imports the core and itself; the bots the core and themselves;
-  adapters the core, the bots and themselves; the tools (arena, bench, cli, testing and the
-  package's ``__init__``) anything.
+  adapters the core, the bots and themselves; the tools (arena, bench, cli, testing, the
+  ``server`` package and the package's ``__init__``) anything.
 - No import cycles between modules at run time (imports under ``TYPE_CHECKING`` are for
   annotations only and do not count).
 - No import inside a function, except of an optional third-party package.
@@ -61,7 +61,7 @@ TREES = {name: ast.parse(path.read_text(), str(path)) for name, path in MODULES.
 
 def layer(module: str) -> str:
     parts = module.split(".")
-    if module in TOOLS:
+    if module in TOOLS or module.startswith("tikigames.server"):  # the server: a tool package
         return "tools"
     if parts[1] in GAMES:
         return f"game:{parts[1]}"

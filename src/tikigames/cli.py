@@ -1,5 +1,5 @@
 """The ``tikigames`` command: list the games, play one in the terminal, benchmark the engines,
-run a tournament of bots, record self-play data.
+run a tournament of bots, record self-play data, serve games to browsers.
 
 ::
 
@@ -10,6 +10,7 @@ run a tournament of bots, record self-play data.
     tikigames arena tiki_topple --players ismcts,mcts,random --round-robin --out rr.jsonl --resume
     tikigames render saved.json [--player P] [-O OUT.svg|OUT.png]
     tikigames selfplay tiki_topple --players ismcts -b iterations=400 --out data [--resume]
+    tikigames serve [--host 127.0.0.1] [--port 8000] [--db tikigames.sqlite]
 
 One grammar for every command that plays a game: ``GAME``, ``--players`` (who sits in each
 seat, by kind: ``human``, ``random``, ``mcts``, ``ismcts``), ``-o KEY=VALUE`` (a game option),
@@ -41,9 +42,9 @@ from typing import Any, Final, NamedTuple, TextIO
 
 import tikigames
 from tikigames.arena import ArenaResult, arena, round_robin
-from tikigames.bench import FIGURES, BenchRun, bench
+from tikigames.bench import FIGURES, BenchRun, bench, optional_module
 from tikigames.bench_frameworks import FrameworksRun, bench_frameworks
-from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot
+from tikigames.bots import BOTS, Bot
 from tikigames.bots.search import GAME_CAP, RolloutCap
 from tikigames.core.errors import OptionError, shown
 from tikigames.core.game import Game
@@ -56,8 +57,6 @@ from tikigames.terminal import COMMANDS, Abandoned, Table, Ticker, plain
 
 __all__ = ["BOTS", "BOT_SETTINGS", "SEARCH_BOTS", "build_parser", "main"]
 
-#: The bots ``--players`` accepts, by kind (``human`` is handled by ``play`` itself).
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "mcts": MCTSBot, "ismcts": ISMCTSBot}
 #: The bots ``selfplay`` accepts: those that give their search's policy (``act_and_policy``).
 SEARCH_BOTS: Final = ("ismcts", "mcts")
 
@@ -709,6 +708,25 @@ def _render(args: argparse.Namespace, streams: _Streams) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace, streams: _Streams) -> int:
+    """``tikigames serve``: the game server (:mod:`tikigames.server`) under uvicorn."""
+    server = optional_module("tikigames.server", needs_optional=True)
+    if server is None:
+        raise OptionError("serve needs the server extra: pip install 'tikigames[server]'")
+    import uvicorn  # optional: tikigames[server]
+
+    try:
+        app = server.create_app(args.db)
+    except server.StoreError as error:
+        raise OptionError(str(error)) from None
+    print(f"tikigames: serving {args.db} on http://{args.host}:{args.port}/ (Ctrl-C stops)",
+          file=streams.stderr)  # fmt: skip
+    # No access log: the seats' tokens are in their URLs.
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=1 << 16, access_log=False,
+                log_level="warning")  # fmt: skip
+    return 0
+
+
 def _list(args: argparse.Namespace, streams: _Streams) -> int:
     for name in tikigames.GAMES:
         game = tikigames.load(name)
@@ -892,6 +910,20 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay_.add_argument("--shard-games", type=int, default=10,
                            help="games per shard (default: 10)")  # fmt: skip
     selfplay_.set_defaults(func=_selfplay)
+
+    serve = commands.add_parser(
+        "serve",
+        help="the game server: play in the browser (needs tikigames[server])",
+        epilog="the lobby is at http://HOST:PORT/; every accepted move is committed to --db "
+        "before it is acknowledged, and a server started again on the same file resumes every "
+        "game (docs: Serving games on the web)",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1 (this machine)")
+    serve.add_argument("--port", type=int, default=8000, help="default: 8000")
+    serve.add_argument("--db", default="tikigames.sqlite",
+                       help="the SQLite file of the games, created if missing, owned by this "
+                       "server alone (default: tikigames.sqlite)")  # fmt: skip
+    serve.set_defaults(func=_serve)
 
     render = commands.add_parser("render", help="draw a saved state or observation (SVG or PNG)")
     render.add_argument("file", help="a state's or an observation's JSON "

@@ -9,10 +9,16 @@ Bots are a layer above the core and beside the games: they import only from
 :class:`~tikigames.core.state.State` interface).
 """
 
+from collections.abc import Callable
+
 from tikigames.bots.ismcts import ISMCTSBot
 from tikigames.bots.mcts import MCTSBot
 from tikigames.bots.random_bot import RandomBot
 from tikigames.bots.search import SearchBot
 from tikigames.core.bot import Bot
 
-__all__ = ["Bot", "ISMCTSBot", "MCTSBot", "RandomBot", "SearchBot"]
+__all__ = ["BOTS", "Bot", "ISMCTSBot", "MCTSBot", "RandomBot", "SearchBot"]
+
+#: The bots by the name the tools call them (``--players random,ismcts``, a server's seat
+#: kinds): each is built with its keyword settings (``iterations=``, ``seconds=``…).
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "mcts": MCTSBot, "ismcts": ISMCTSBot}
