@@ -60,8 +60,10 @@ def test_the_page_draws_every_layer_and_the_game_files() -> None:
     assert re.search(r"^\s*\.\. tikigames-game-files::\s*$", text, re.MULTILINE)
 
 
-def test_the_games_layer_is_the_subpackages_outside_core_bots_and_adapters() -> None:
-    games = {m.package for m in load_extension().package_modules() if m.layer == "games"}
+def test_the_games_layer_is_the_subpackages_outside_core_bots_adapters_and_server() -> None:
+    modules = load_extension().package_modules()
+    games = {m.package for m in modules if m.layer == "games"}
     subpackages = {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
-    assert games == subpackages - {"core", "bots", "adapters"}
+    assert games == subpackages - {"core", "bots", "adapters", "server"}
+    assert {m.layer for m in modules if m.package == "server"} == {"tools"}
     assert {"tiki_topple", "tactiki", "tactik", "paiko"} <= games

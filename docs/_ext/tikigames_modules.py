@@ -32,6 +32,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "tikigames"
 # at the top of the package is a tool.
 LAYERS = ("core", "games", "bots", "adapters", "tools")
 _NAMED_LAYERS = frozenset({"core", "bots", "adapters"})
+#: The subpackages of the tools' layer (the package's own top-level modules are tools too).
+_TOOL_PACKAGES = ("", "server")
 # The end of a docstring's first sentence: a full stop (or ! ?) before a space and a capital.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
@@ -66,7 +68,7 @@ def package_modules(package: Path = PACKAGE) -> list[Module]:
         if parts[-1] != "__init__.py":
             dotted.append(parts[-1].removesuffix(".py"))
         sub = parts[0] if len(parts) > 1 else ""
-        layer = sub if sub in _NAMED_LAYERS else "games" if sub else "tools"
+        layer = sub if sub in _NAMED_LAYERS else "tools" if sub in _TOOL_PACKAGES else "games"
         text = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"), str(path)))
         found.append(Module(".".join(dotted), layer, sub, parts[-1], summary(text), path))
     return sorted(found, key=lambda m: (LAYERS.index(m.layer), m.package, m.file != "__init__.py"))
