@@ -25,6 +25,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -47,8 +48,10 @@ from tikigames.server.store import Store
 
 __all__ = [
     "MAX_BODY",
+    "MAX_GAMES",
     "MAX_MESSAGE",
     "SECURITY_HEADERS",
+    "SEND_TIMEOUT",
     "Server",
     "create_app",
     "read_json",
@@ -60,6 +63,12 @@ log = logging.getLogger("tikigames.server")
 MAX_BODY: Final = 1 << 20
 #: The largest WebSocket message accepted, in characters (a larger one closes the socket).
 MAX_MESSAGE: Final = 4096
+#: Seconds a watcher has to take a view before it is dropped (a stalled client must not hold
+#: up the others).
+SEND_TIMEOUT: Final = 5.0
+#: The most games one server holds; a new one beyond is refused (503) until restarted with
+#: another database.
+MAX_GAMES: Final = 10_000
 #: A WebSocket may send this many messages at once, then one per :data:`_REFILL` seconds.
 _BURST: Final = 20
 _REFILL: Final = 0.2
@@ -165,9 +174,7 @@ class Server:
                 self.store.update(match.id, match.record(), match.move_number)
             self._add(match)
         if self.executor is None:
-            spawn = multiprocessing.get_context("spawn")
-            workers = max(1, min(4, (os.cpu_count() or 2) - 1))
-            self.executor = ProcessPoolExecutor(max_workers=workers, mp_context=spawn)
+            self.executor = _process_pool()
         for match in self.matches.values():
             self._wake_bot(match)
         log.info("serving %d games from %s", len(self.matches), self.db_path)
@@ -216,6 +223,8 @@ class Server:
     async def create(self, request: object) -> tuple[Match, list[str | None]]:
         """A new match, stored, its bots set thinking."""
         assert self.store is not None
+        if len(self.matches) >= MAX_GAMES:
+            raise Refusal(503, f"this server holds {MAX_GAMES} games, its most; try later")
         match_id = secrets.token_hex(8)
         while match_id in self.matches:
             match_id = secrets.token_hex(8)
@@ -262,6 +271,10 @@ class Server:
                 )
             except asyncio.CancelledError:
                 raise
+            except BrokenProcessPool:
+                log.error("the bots' worker pool broke (a worker died); starting a new one")
+                self.executor = _process_pool()
+                continue
             except Exception:
                 log.exception("game %s: the bot of seat %d failed; retrying", match.id, seat)
                 await asyncio.sleep(1.0)
@@ -279,12 +292,19 @@ class Server:
             await self.broadcast(match)
 
     async def broadcast(self, match: Match) -> None:
-        """Send each watcher of ``match`` its own seat's view."""
-        for watcher in list(self.watchers.get(match.id, ())):
-            try:
-                await watcher.socket.send_text(_view_text(match, watcher.seat))
-            except Exception:  # a socket that went away: it is forgotten
-                self.watchers[match.id].discard(watcher)
+        """Send each watcher of ``match`` its own seat's view, all at once; a watcher that
+        does not take it within :data:`SEND_TIMEOUT` seconds is closed and forgotten."""
+        watchers = list(self.watchers.get(match.id, ()))
+        await asyncio.gather(*(self._send_view(match, watcher) for watcher in watchers))
+
+    async def _send_view(self, match: Match, watcher: _Watcher) -> None:
+        try:
+            text = match.view_text(watcher.seat)
+            await asyncio.wait_for(watcher.socket.send_text(text), SEND_TIMEOUT)
+        except Exception:  # a socket that went away or stalls
+            self.watchers[match.id].discard(watcher)
+            with contextlib.suppress(Exception):
+                await watcher.socket.close(code=1001)
 
     # ----------------------------------------------------------------- the HTTP API
 
@@ -339,7 +359,7 @@ class Server:
         watcher = _Watcher(websocket, seat)
         self.watchers[match.id].add(watcher)
         try:
-            await websocket.send_text(_view_text(match, seat))
+            await websocket.send_text(match.view_text(seat))
             while True:
                 text = await websocket.receive_text()
                 if len(text) > MAX_MESSAGE:
@@ -393,16 +413,20 @@ class Server:
         return _page(pages.watch(match.game.name))
 
 
+def _process_pool() -> ProcessPoolExecutor:
+    """The bots' worker processes: one fewer than the processors (the event loop keeps one), at
+    least one, at most four; started by ``spawn`` (a fork of a process running an event loop
+    and threads is not safe)."""
+    workers = max(1, min(4, (os.cpu_count() or 2) - 1))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
 def _rng_at(state: Any) -> random.Random:
     """A ``random.Random`` at ``state``, for a bot's worker (the match's own stays put until
     the bot's move is applied)."""
     rng = random.Random()
     rng.setstate(state)
     return rng
-
-
-def _view_text(match: Match, seat: int | None) -> str:
-    return json.dumps(match.view(seat), separators=(",", ":"))
 
 
 async def _send_error(socket: WebSocket, refusal: Refusal) -> None:

@@ -254,6 +254,7 @@ class Match:
         self.rng = rng
         self.turn: Turn | None = None
         self._views: dict[int | None, dict[str, Any]] = {}
+        self._texts: dict[int | None, str] = {}
         self._views_at = -1
         self._start_loop()
 
@@ -310,13 +311,18 @@ class Match:
         try:
             raw_seats = json.loads(seats_json)
             seats = [
-                Seat(index, raw["kind"], dict(raw["settings"]), raw["token_sha256"])
+                Seat(
+                    index,
+                    raw["kind"],
+                    {} if raw["kind"] == HUMAN else _bot_settings(raw["kind"], raw["settings"], ""),
+                    raw["token_sha256"],
+                )
                 for index, raw in enumerate(raw_seats)
             ]
             version, internal, gauss = json.loads(rng_json)
             rng = random.Random()
             rng.setstate((version, tuple(internal), gauss))
-        except (ValueError, TypeError, KeyError, IndexError) as error:
+        except (ValueError, TypeError, KeyError, IndexError, Refusal) as error:
             raise TikiGamesError(f"game {match_id}: a malformed record ({error})"[:200]) from None
         if len(seats) != state.game.num_players or any(s.kind not in SEAT_KINDS for s in seats):
             raise TikiGamesError(f"game {match_id}: its seats do not fit the game")
@@ -367,11 +373,21 @@ class Match:
         Views are cached until the next change (every watcher of a seat gets the same one)."""
         if self._views_at != self.move_number:
             self._views = {}
+            self._texts = {}
             self._views_at = self.move_number
         cached = self._views.get(seat)
         if cached is None:
             cached = self._views[seat] = self._build_view(seat)
         return cached
+
+    def view_text(self, seat: int | None) -> str:
+        """:meth:`view` as compact JSON text, cached as the view is: what every watcher of a
+        seat is sent."""
+        self.view(seat)
+        text = self._texts.get(seat)
+        if text is None:
+            text = self._texts[seat] = json.dumps(self._views[seat], separators=(",", ":"))
+        return text
 
     def _build_view(self, seat: int | None) -> dict[str, Any]:
         obs: Observation[Any] = self.state.observation(seat)
@@ -479,6 +495,7 @@ class Match:
         while self.move_number > move_number:
             self.state.undo_action()
         self.rng.setstate(rng_state)
+        self._views_at = -1  # the views of the forgotten change
         self._start_loop()
 
 
