@@ -46,6 +46,7 @@ __all__ = [
     "Failed",
     "RunSettings",
     "Runner",
+    "die_with_parent",
 ]
 
 #: Where tasks run: in local processes, or as tasks of actors on a Ray cluster.
@@ -248,8 +249,10 @@ def _vanish() -> None:
     os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
 
 
-def _die_with_parent(parent: int) -> None:
-    """In a worker: be killed when the parent dies (Linux), and watch it (everywhere)."""
+def die_with_parent(parent: int) -> None:
+    """In a worker process: be killed when ``parent`` dies (Linux), and watch it (everywhere),
+    so that no worker outlives its parent, not even one killed with SIGKILL. The runner's
+    workers and the game server's bots (a ``ProcessPoolExecutor`` initializer) call it."""
     if sys.platform == "linux":
         try:
             libc = ctypes.CDLL(None, use_errno=True)
@@ -270,7 +273,7 @@ def _die_with_parent(parent: int) -> None:
 
 def _worker(connection: Connection, job: Callable[[Any], Any], parent: int) -> None:
     """A worker process's life: play each task it is sent, until told to stop or orphaned."""
-    _die_with_parent(parent)
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     while True:
         try:

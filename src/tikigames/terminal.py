@@ -54,6 +54,7 @@ __all__ = [
     "CAP",
     "CLEAR",
     "COMMANDS",
+    "SEPARATORS",
     "Abandoned",
     "Style",
     "Table",
@@ -83,8 +84,9 @@ COMMANDS: dict[str, str] = {
     "quit": "leave the game",
 }
 
-#: The characters that end an action's first part, its group (``c6-b6:N``: ``c6``).
-_SEPARATORS = frozenset(" -@:*~>=+,")
+#: The characters that end an action's first part, its group (``c6-b6:N``: ``c6``); the server's
+#: pages group moves at the same characters (:mod:`tikigames.server.pages`).
+SEPARATORS = frozenset(" -@:*~>=+,")
 
 #: How long a bot may think before the "thinking…" line appears, and how often it is redrawn.
 THINKING_AFTER = 0.3
@@ -170,7 +172,7 @@ def group_key(text: str, depth: int = 1) -> str:
     """
     seen = 0
     for index in range(1, len(text)):
-        if text[index] in _SEPARATORS:
+        if text[index] in SEPARATORS:
             seen += 1
             if seen == depth:
                 return text[:index]

@@ -42,6 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tikigames
 from tikigames.core.errors import TikiGamesError, shown
+from tikigames.runner import die_with_parent
 from tikigames.server import pages
 from tikigames.server.matches import SEAT_KINDS, Match, Refusal, think
 from tikigames.server.store import Store
@@ -416,9 +417,15 @@ class Server:
 def _process_pool() -> ProcessPoolExecutor:
     """The bots' worker processes: one fewer than the processors (the event loop keeps one), at
     least one, at most four; started by ``spawn`` (a fork of a process running an event loop
-    and threads is not safe)."""
+    and threads is not safe), each dying with the server."""
     workers = max(1, min(4, (os.cpu_count() or 2) - 1))
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        # A server killed with SIGKILL takes its bots' workers with it.
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 def _rng_at(state: Any) -> random.Random:
