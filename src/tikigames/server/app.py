@@ -289,7 +289,14 @@ class Server:
                     self._commit(match, before)
                 except Refusal as refusal:
                     log.error("game %s: %s", match.id, refusal.message)
-                    return
+                    if refusal.status != 503:
+                        return
+                    stored = False
+                else:
+                    stored = True
+            if not stored:  # undone, as the store failed: think again in a moment
+                await asyncio.sleep(1.0)
+                continue
             await self.broadcast(match)
 
     async def broadcast(self, match: Match) -> None:

@@ -77,7 +77,11 @@ VIEW_KEYS: Final = (
 DEFAULT_BOT_SECONDS: Final = 1.0
 #: The largest settings a client may ask of a bot: a seat is not a way to take the server's
 #: processors for hours.
-BOT_LIMITS: Final[Mapping[str, float]] = {"iterations": 100_000, "seconds": 10.0}
+BOT_LIMITS: Final[Mapping[str, float]] = {
+    "iterations": 100_000,
+    "seconds": 10.0,
+    "max_rollout": 10_000,
+}
 #: The fields a new game's request may have.
 _NEW_GAME_FIELDS: Final = ("game", "options", "seats", "seed")
 #: The fields an object seat may have.
@@ -156,6 +160,8 @@ def _bot_settings(kind: str, raw: object, where: str) -> dict[str, Any]:
         if key not in ("iterations", "seconds", "c", "max_rollout"):
             raise _bad(f"{where}: unknown bot setting {shown(key)}")
         limit = BOT_LIMITS.get(key)
+        if key == "max_rollout" and value is None:  # no cap: a rollout could run for hours
+            raise _bad(f"{where}: max_rollout is at most {limit:g} on this server, not None")
         if (
             limit is not None
             and isinstance(value, (int, float))
@@ -170,7 +176,7 @@ def _bot_settings(kind: str, raw: object, where: str) -> dict[str, Any]:
         BOTS[kind](**settings)
     except TypeError as error:
         message = str(error)
-        if "unexpected keyword" in message:
+        if "unexpected keyword" in message or "takes no arguments" in message:
             message = f"a {kind} bot takes no such setting ({', '.join(settings)})"
         raise _bad(f"{where}: {message}"[:200]) from None
     except ValueError as error:
