@@ -161,7 +161,7 @@ def test_the_last_move_is_an_arrow_and_a_battles_column_is_outlined(start: Any, 
     only = highlights(state.svg())
     assert [node.tag for node in only] == [f"{SVG}g"]
     assert "Last action: a2-a3" in state.svg()
-    # An older battle, highlighted by its text, is still told (its mover found by replay).
+    # An older battle, highlighted by its text, is still told (its mover: state.mover(index)).
     play(state, "a4-b4 b4-b3")
     older = state.svg(highlight="c3-c4")
     assert "TIKI's 4 attacked TAC's column: beat 3, beat 1, lost to 5" in older
@@ -177,10 +177,11 @@ def test_the_last_move_is_an_arrow_and_a_battles_column_is_outlined(start: Any, 
 
 
 def test_every_battle_names_its_attacker() -> None:
-    # Highlight each battle of random games, last or older: the note names the player who made
-    # the move (read off a replay of the history).
+    # Highlight each battle of random games, last or older, in the whole position and in every
+    # view: the note names the player who made the move (here read off a replay of the history).
     for state in random_states(8, 6):
         history = state.history()
+        views = [state] + [state.observation(viewer) for viewer in (0, 1, None)]
         for index, ranks in state.battles():
             replay = state.game.new_initial_state()
             for action in history[:index]:
@@ -188,7 +189,8 @@ def test_every_battle_names_its_attacker() -> None:
             mover = PLAYER_NAMES[replay.current_player()]
             text = str(history[index])
             note = f"{mover}'s {ranks[0]} attacked"
-            assert note in state.svg(highlight=text) or _later(history, index, text)
+            for view in views:
+                assert note in view.svg(highlight=text) or _later(history, index, text)
             replay.apply_action(history[index])
             assert note in replay.svg() and note in replay.observation(None).svg()
 

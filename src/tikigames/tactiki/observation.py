@@ -4,7 +4,7 @@ reincarnation."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +56,66 @@ _TEXTS: dict[str, tuple[int, int, int, int | None]] = {
 }
 
 
+#: An action as :func:`_followed` tells it: its ``_TEXTS`` entry, its mover, the piece, the
+#: column and the ranks of its battle.
+_Step = tuple[
+    tuple[int, int, int, int | None], int, list[Any], list[list[Any]], tuple[int, ...] | None
+]
+
+
+def _followed(
+    history: Sequence[str], battles: Sequence[tuple[int, tuple[int, ...]]]
+) -> Iterator[_Step]:
+    """The board followed along ``history`` by owners and the ranks its player knew, from
+    public facts alone: per action, once it is done, ``(entry, mover, piece, column, ranks)``
+    — what its text says (``(kind, square, target, rank or None)``), the seat that made it (a
+    placement's or reincarnation's by its start row, a move's by the piece it moves, a pass by
+    the turn: it follows the other's), the piece it put down or moved as ``[owner, rank or
+    None]`` (``[]`` for a pass and for an attacker that lost), the column it went to (``[]``
+    for a pass), and the ranks its battle revealed (``battles``; ``None`` for no battle), which
+    removed the defeated. The one place that follows a history: the words and the movers read
+    it, so that a picture never does.
+
+    >>> [mover for _, mover, _, _, _ in _followed(["3@a1", "?@a5", "a1-a2", "pass"], [])]
+    [0, 1, 0, 1]
+    """
+    known = dict(battles)
+    board: list[list[list[Any]]] = [[] for _ in SQUARE_NAMES]
+    mover = 1  # the setup's last placement is TAC's: a pass follows the other's turn
+    for index, text in enumerate(history):
+        entry = _TEXTS[text]
+        kind, square, target, rank = entry
+        if kind == PASS:
+            mover = 1 - mover
+            yield entry, mover, [], [], None
+            continue
+        if kind != MOVE:
+            mover = 0 if ON_START[0][square] else 1
+            piece: list[Any] = [mover, rank]
+            column = board[square]
+            column.append(piece)
+            yield entry, mover, piece, column, None
+            continue
+        piece = board[square].pop()
+        mover = piece[0]
+        column = board[target]
+        ranks = known.get(index)
+        if ranks is not None:
+            piece[1] = ranks[0]
+            for other in ranks[1:]:
+                column[-1][1] = other
+                result = OUTCOME[ranks[0]][other]
+                if result > 0:
+                    column.pop()
+                    continue
+                if result < 0:
+                    piece = []
+                break
+        if piece:
+            column.append(piece)
+        yield entry, mover, piece, column, ranks
+
+
 def history_words(
     history: Sequence[str],
     battles: Sequence[tuple[int, tuple[int, ...]]],
@@ -74,54 +134,30 @@ def history_words(
      'TIKI moves its 3 a1-a2', 'TAC moves a piece a5-a4', 'TIKI moves its 3 a2-a3',
      "TAC moves a4-a3 and attacks: TAC's 2 lost to TIKI's 3")
     """
-    known = dict(battles)
-    board: list[list[list[Any]]] = [[] for _ in SQUARE_NAMES]  # [owner, rank or None]
-    mover = 1  # the setup's last placement is TAC's: a pass follows the other's turn
     words = []
-    for index, text in enumerate(history):
-        kind, square, target, rank = _TEXTS[text]
+    for (kind, square, target, rank), mover, piece, column, ranks in _followed(history, battles):
+        who = PLAYER_NAMES[mover]
         if kind == PASS:
-            mover = 1 - mover
-            words.append(f"{PLAYER_NAMES[mover]} passes")
+            words.append(f"{who} passes")
             continue
         name = SQUARE_NAMES[square]
+        if kind == PLACE:
+            what = "a piece" if rank is None else f"a {rank}"
+            hidden = " (rank hidden)" if rank is None else ""
+            words.append(f"{who} places {what} on {name}{hidden}")
+            continue
         if kind != MOVE:
-            mover = 0 if ON_START[0][square] else 1
-            board[square].append([mover, rank])
-            who = PLAYER_NAMES[mover]
-            if kind == PLACE:
-                what = "a piece" if rank is None else f"a {rank}"
-                hidden = " (rank hidden)" if rank is None else ""
-                words.append(f"{who} places {what} on {name}{hidden}")
-            elif rank is None:
+            if rank is None:
                 words.append(f"{who} brings a defeated piece back onto {name} (rank hidden)")
             else:
                 words.append(f"{who} brings its defeated {rank} back onto {name}")
             continue
-        piece = board[square].pop()
-        mover = piece[0]
-        who = PLAYER_NAMES[mover]
         move = f"{name}-{SQUARE_NAMES[target]}"
-        column = board[target]
-        ranks = known.get(index)
         if ranks is None:
-            column.append(piece)
             what = "a piece" if piece[1] is None else f"its {piece[1]}"
             said = f"{who} moves {what} {move}"
         else:
             said = f"{who} moves {move} and attacks: {battle_words(ranks, mover)}"
-            piece[1] = ranks[0]
-            for rank in ranks[1:]:
-                column[-1][1] = rank
-                result = OUTCOME[ranks[0]][rank]
-                if result > 0:
-                    column.pop()
-                    continue
-                if result < 0:
-                    piece = []
-                break
-            if piece:
-                column.append(piece)
         if piece and ON_START[1 - mover][target]:
             count = sum(1 for other in column if other[0] == mover)
             said += f"; locked on {SQUARE_NAMES[target]} for good, {count} of {STATUE} for a statue"
@@ -203,6 +239,46 @@ class TacTikiObservation(Observation["TacTiki"]):
         if self.current_player == TERMINAL:
             ending = result_words(self.winner, self.passes)
         return history_words(self.history, self.battles, ending)
+
+    def mover(self, index: int = -1) -> int:
+        """The seat that made the action ``history[index]`` (by default the last): public, as
+        every owner is, so every observer tells the same as the state's
+        :meth:`TacTikiState.mover <tikigames.tactiki.state.TacTikiState.mover>`. Worked out
+        when asked, so that making an observation costs nothing more: the last action past
+        the setup from whose turn it is now, any other by following the owners of the pieces
+        along the history, as :meth:`history_in_words` does.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tactiki").new_initial_state()
+        >>> while state.move_number() < 20:
+        ...     state.apply_action(state.legal_actions()[0])
+        >>> for text in ["a1-a2", "a2-a3", "a5-a4"]:
+        ...     state.apply_action(state.parse_action(text))
+        >>> obs = state.observation(0)
+        >>> obs.history[19:], [obs.mover(i) for i in (0, 19, 20, 21)], obs.mover()
+        (('?@e5', 'a1-a2', 'a2-a3', 'a5-a4'), [0, 1, 0, 0], 1)
+
+        Raises:
+            IndexError: no action has that index.
+        """
+        size = len(self.history)
+        if not -size <= index < size:
+            raise IndexError(f"no action {index} in a history of {size}")
+        if index < 0:
+            index += size
+        if index == size - 1 and index >= 2 * PIECES_PER_PLAYER:
+            current = self.current_player
+            if self.second_move:
+                return current  # the first move of the turn being played
+            if current != TERMINAL:
+                return 1 - current  # it ended a turn: the other's now
+            if self.winner is not None:
+                return self.winner  # the move that built the statue
+            return (self.turns - 1) % 2  # it ended the last turn; TIKI plays the even ones
+        for at, (_, mover, _, _, _) in enumerate(_followed(self.history, self.battles)):
+            if at == index:
+                return mover
+        raise AssertionError("unreachable: index is in range")  # pragma: no cover
 
     @classmethod
     def _knowledge_from_json(cls, game: TacTiki, data: Mapping[str, Any]) -> dict[str, Any]:

@@ -321,6 +321,38 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         rank, then each defender's rank in the order met."""
         return self._battles.copy()
 
+    def mover(self, index: int = -1) -> int:
+        """The seat that made the action ``history()[index]`` (by default the last): the
+        player to play before it (TacTiki has no chance: every action is a seat's). Its undo
+        record keeps that player, so asking costs a lookup and playing nothing. Who moved is
+        public: an observation tells it too (:meth:`TacTikiObservation.mover
+        <tikigames.tactiki.observation.TacTikiObservation.mover>`), and the pictures read it
+        from either to name a battle's attacker.
+
+        A move turn may hold two moves, so the seats do not simply alternate: TIKI's first
+        move below has a second one.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tactiki").new_initial_state()
+        >>> while state.move_number() < 20:  # the setup: TIKI's ten pieces, then TAC's
+        ...     state.apply_action(state.legal_actions()[0])
+        >>> for text in ["a1-a2", "a2-a3", "a5-a4"]:
+        ...     state.apply_action(state.parse_action(text))
+        >>> state.mover(0), state.mover(19), state.mover(20), state.mover(21), state.mover()
+        (0, 1, 0, 0, 1)
+
+        Raises:
+            IndexError: no action has that index.
+        """
+        size = self.move_number()
+        if not -size <= index < size:
+            raise IndexError(f"no action {index} in a history of {size}")
+        record = self._undo_record(index)
+        # A move's record is (meta, snapshot), every other one meta itself; meta[1] the player.
+        meta = record[0] if len(record) == 2 else record
+        seat: int = meta[1]
+        return seat
+
     def passes(self) -> int:
         """The consecutive passes just made (two end the game in a draw)."""
         return self._passes

@@ -13,7 +13,8 @@ white dot marks a rank known to both players (a battle showed it); a dashed blac
 opponent's start field, which never moves again; a badge ``n/5`` the intruder's pieces on an
 opponent's start field (five make a statue). The highlighted move is an arrow from its source
 to its target, and a battle's column is outlined; so is a placement's or a reincarnation's
-field. A battle's reveals are spelled out under the board.
+field. A battle's reveals are spelled out under the board, with its attacker: the
+state's or the observation's ``mover(index)``.
 
 Picture options beyond the common ones (``options.extra``): ``legend`` (default ``True``), the
 two lines of explanation at the bottom.
@@ -25,7 +26,7 @@ of a given height) are written once and kept, so that drawing a position mostly 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 from xml.sax.saxutils import escape
 
@@ -105,6 +106,7 @@ def svg_state(state: TacTikiState, options: PictureOptions) -> str:
         state.is_second_move(),
         state.passes(),
         state.winner(),
+        state.mover,
         None,
         True,
         state.game.rules.strict_statue,
@@ -125,6 +127,7 @@ def svg_observation(obs: TacTikiObservation, options: PictureOptions) -> str:
         obs.second_move,
         obs.passes,
         obs.winner,
+        obs.mover,
         obs.player,
         False,
         obs.game.rules.strict_statue,
@@ -171,55 +174,6 @@ def _parse_highlight(text: str) -> tuple[int, int]:
         if target >= 0:
             return -1, target
     raise ValueError(f"highlight {text!r} is not a TacTiki action's text"[:100])
-
-
-def _mover(
-    history: Sequence[str],
-    battles: Sequence[tuple[int, tuple[int, ...]]],
-    index: int,
-    current: int,
-    second: bool,
-    turns: int,
-    winner: int | None,
-) -> int:
-    """The seat that made the move ``history[index]`` (public: every owner is)."""
-    if index == len(history) - 1:
-        # The last action: read it off who is to play now.
-        if second:
-            return current
-        if current != TERMINAL:
-            return 1 - current
-        if winner is not None:
-            return winner
-        return (turns - 1) % 2  # a turn-limit draw: turns alternate, TIKI's first
-    # An older one: replay the owners of every column (the battles say who was defeated).
-    fights = dict(battles)
-    owners: list[list[int]] = [[] for _ in range(NUM_SQUARES)]
-    for at in range(index + 1):
-        text = history[at]
-        if text == "pass":
-            continue
-        if text[1] in "@*":
-            square = SQUARES[text[2:]]
-            owners[square].append(0 if square // SIZE == START_ROW[0] else 1)
-            continue
-        owner = owners[SQUARES[text[:2]]].pop()
-        if at == index:
-            return owner
-        column = owners[SQUARES[text[3:]]]
-        ranks = fights.get(at)
-        survived = True
-        if ranks is not None:
-            for other in ranks[1:]:
-                result = OUTCOME[ranks[0]][other]
-                if result > 0:
-                    column.pop()
-                    continue
-                survived = result == 0
-                break
-        if survived:
-            column.append(owner)
-    raise ValueError("no such move")  # pragma: no cover (index is a move's)
 
 
 def _battle_note(square: int, mover: int, ranks: tuple[int, ...]) -> str:
@@ -539,6 +493,7 @@ def _draw(
     second: bool,
     passes: int,
     winner: int | None,
+    mover: Callable[[int], int],
     viewer: int | None,
     omniscient: bool,
     strict: bool,
@@ -617,8 +572,7 @@ def _draw(
         if target >= 0:
             picture.raw(_highlight(bottom, coordinates, source, target, source < 0 or bool(ranks)))
         if ranks:
-            mover = _mover(history, battles, index, current, second, turns, winner)
-            note = _battle_note(target, mover, ranks)
+            note = _battle_note(target, mover(index), ranks)
         elif index == len(history) - 1 and index >= 0:
             note = "Last action: " + clean
         else:
