@@ -7,9 +7,10 @@ from pathlib import Path
 
 import tikigames
 
-# The docs' own extensions (docs/_ext): pictures of real engine states (and the index's gallery),
-# the tensor and module tables, the games' rules and notation, the training curve and the
-# Performance page's plot, all read from the package (or a committed bench run) at build time.
+# The docs' own extensions (docs/_ext): pictures of real engine states (and the index's gallery,
+# and the game server's view of a seat), the tensor and module tables, the games' rules and
+# notation, the training curve and the Performance page's plot, all read from the package (or a
+# committed bench run) at build time.
 # Everything they and autodoc import is in the ``docs`` extra: pip install -e '.[docs]'.
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
@@ -31,6 +32,7 @@ extensions = [
     "tikigames_gallery",
     "tikigames_bench",
     "tikigames_help",
+    "tikigames_server",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"

@@ -27,6 +27,7 @@ HTML = Path(os.environ.get("TIKIGAMES_DOCS_HTML", "/nonexistent")).resolve()
 PAGES = [
     "index.html",
     *(f"games/{name}.html" for name in ("paiko", "tactik", "tactiki", "tiki_topple")),
+    "server.html",
 ]
 #: Desktop and phone widths (CSS px).
 WIDTHS = (1280, 480)

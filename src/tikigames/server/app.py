@@ -143,6 +143,11 @@ class Server:
     Every change of a match goes through :meth:`_commit`: it is stored (and on the disk)
     before the change is acknowledged, and forgotten if the store fails. Each match has a lock,
     so a person's move and its bot's answer never interleave.
+
+    The commit runs in the event loop, on purpose: while it waits for the disk nothing else
+    runs, so no client — the mover, an opponent, a spectator — can see a position that is not
+    yet on the disk. (A commit in another thread would let a view of the uncommitted move out,
+    and a crash would then take back what a player saw.) It costs one ``fsync`` a move.
     """
 
     def __init__(self, db_path: str | os.PathLike[str], executor: Executor | None) -> None:
@@ -328,7 +333,7 @@ class Server:
     async def get_game(self, request: Request) -> Response:
         match = self.match(request.path_params["game_id"])
         seat = match.seat_of(request.query_params.get("token"))
-        return _json(match.view(seat))
+        return _view_response(match, seat)
 
     async def get_log(self, request: Request) -> Response:
         match = self.match(request.path_params["game_id"])
@@ -347,7 +352,7 @@ class Server:
         if "action" not in data:
             raise Refusal(400, "'action' is missing")
         await self.move(match, seat, data["action"], data.get("move_number"))
-        return _json(match.view(seat))
+        return _view_response(match, seat)
 
     async def get_catalog(self, request: Request) -> Response:
         return _json(catalog())
@@ -445,6 +450,12 @@ def _rng_at(state: Any) -> random.Random:
 
 async def _send_error(socket: WebSocket, refusal: Refusal) -> None:
     await socket.send_text(json.dumps(refusal.body()))
+
+
+def _view_response(match: Match, seat: int | None) -> Response:
+    """A seat's view, as the JSON text every watcher of that seat shares (serialised once a
+    move)."""
+    return Response(match.view_text(seat), media_type="application/json")
 
 
 def _page(html: str, status: int = 200) -> HTMLResponse:
