@@ -144,10 +144,20 @@ def _bot_settings(kinds: Sequence[str], pairs: Sequence[str]) -> dict[str, dict[
     return settings
 
 
-def _make_bots(kinds: Sequence[str], pairs: Sequence[str]) -> dict[str, Bot]:
-    """One bot per distinct kind of ``kinds`` (humans aside), with its ``-b`` settings."""
+def _make_bots(
+    kinds: Sequence[str], pairs: Sequence[str], seconds: float | None = None
+) -> dict[str, Bot]:
+    """One bot per distinct kind of ``kinds`` (humans aside), with its ``-b`` settings; with
+    ``seconds``, a search bot given neither ``iterations`` nor ``seconds`` thinks that long."""
     bots: dict[str, Bot] = {}
     for kind, settings in _bot_settings(kinds, pairs).items():
+        takes_seconds = "seconds" in inspect.signature(BOTS[kind]).parameters
+        if (
+            seconds is not None
+            and takes_seconds
+            and not {"iterations", "seconds"} & settings.keys()
+        ):
+            settings["seconds"] = seconds
         try:
             bots[kind] = BOTS[kind](**settings)
         except (TypeError, ValueError) as error:
@@ -362,8 +372,9 @@ def _play(args: argparse.Namespace, streams: _Streams) -> int:
         seats = _players_option(options) or tikigames.load(args.game).num_players
         args.players = ",".join(["human"] + ["random"] * (seats - 1))
     kinds = _lineup(args.players, ("human", *BOTS))
-    made = _make_bots(kinds, args.bot or [])
     game = _load(args.game, options, len(kinds), kinds)
+    # A bot playing a person thinks about a second a move, unless told otherwise.
+    made = _make_bots(kinds, args.bot or [], game.think_seconds if "human" in kinds else None)
     humans = [seat for seat, kind in enumerate(kinds) if kind == "human"]
     with contextlib.ExitStack() as stack:
         pictures = stack.enter_context(_PictureWriter(args.svg, humans)) if args.svg else None
@@ -831,7 +842,9 @@ def build_parser() -> argparse.ArgumentParser:
     _players(play, None,
              "who sits in each seat, comma-separated: human or " + ", ".join(BOTS) + "; the "
              "number of names sets the number of players (default: human, then random in "
-             "each other seat of the game's default number, or of -o players=N)")  # fmt: skip
+             "each other seat of the game's default number, or of -o players=N); a search "
+             "bot facing a human thinks about a second a move (the game's think_seconds) "
+             "unless -b gives it iterations or seconds")  # fmt: skip
     play.add_argument("-v", "--verbose", action="store_true", help="print chance outcomes")
     play.add_argument("--svg", metavar="DIR", default=None,
                       help="after every move, each human's view as DIR/player<P>.svg (DIR: "

@@ -495,7 +495,7 @@ class Table:
         colour: bool | None = None,
         on_action: Callable[[State[Any, Any, Any]], None] | None = None,
         thinking_after: float = THINKING_AFTER,
-        hint_iterations: int = 1000,
+        hint_iterations: int | None = None,
     ) -> None:
         self.game = game
         self.kinds = list(kinds)
@@ -807,13 +807,19 @@ class Table:
         self.seen_until[player] = len(obs.history)
 
     def _hint(self, obs: Observation[Any]) -> None:
-        bot = ISMCTSBot(iterations=self.hint_iterations)
+        """A short search's move: the game's :attr:`~tikigames.core.game.Game.think_seconds`
+        of IS-MCTS, or ``hint_iterations`` iterations when given (reproducible)."""
+        iterations = self.hint_iterations
+        if iterations is None:
+            bot = ISMCTSBot(seconds=self.game.think_seconds)
+        else:
+            bot = ISMCTSBot(iterations=iterations)
         rng = random.Random(len(obs.history))  # its own: the game's draws stay as they were
         with _thinking(self.out, "hint: IS-MCTS", self.live, self.thinking_after) as clock:
             action = bot.act(obs, rng)
+        budget = "" if iterations is None else f"{iterations} iterations, "
         print(
-            f"Hint (IS-MCTS, {self.hint_iterations} iterations, {clock.elapsed:.1f} s): "
-            + self.style.move(str(action)),
+            f"Hint (IS-MCTS, {budget}{clock.elapsed:.1f} s): " + self.style.move(str(action)),
             file=self.out,
         )
 

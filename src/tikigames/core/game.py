@@ -113,6 +113,12 @@ class Game(ABC, Generic[S, Obs, R]):
     #: starts; a game with long random playouts and a useful :meth:`State.evaluate
     #: <tikigames.core.state.State.evaluate>` sets it short, and its guess scores the rest.
     rollout_cap: ClassVar[int | None] = 200
+    #: How long a search bot that plays a person thinks per move when it is given no budget
+    #: (the terminal's bots and ``hint``, the game server's bots), in seconds: a bot that
+    #: answers in about a second, whatever the game — an iteration count would take a tenth of
+    #: a second in one game and ten seconds in another. Give ``iterations`` instead for
+    #: reproducible play.
+    think_seconds: ClassVar[float] = 1.0
     #: The observation tensor's encoder (see :mod:`tikigames.core.encoding`), built once per
     #: class and rules value as ``encoder_class(rules)``; ``None``: the game has no tensor.
     encoder_class: ClassVar[type[ObservationEncoder[Any, Any]] | None] = None

@@ -45,7 +45,6 @@ from tikigames.core.state import State
 
 __all__ = [
     "BOT_LIMITS",
-    "DEFAULT_BOT_SECONDS",
     "HUMAN",
     "SEAT_KINDS",
     "VIEW_KEYS",
@@ -73,8 +72,6 @@ VIEW_KEYS: Final = (
     "svg",
     "legal",
 )
-#: A search bot given neither ``iterations`` nor ``seconds`` thinks this long a move.
-DEFAULT_BOT_SECONDS: Final = 1.0
 #: The largest settings a client may ask of a bot: a seat is not a way to take the server's
 #: processors for hours.
 BOT_LIMITS: Final[Mapping[str, float]] = {
@@ -148,9 +145,9 @@ class Seat:
         return BOTS[self.kind](**self.settings)
 
 
-def _bot_settings(kind: str, raw: object, where: str) -> dict[str, Any]:
+def _bot_settings(kind: str, raw: object, where: str, seconds: float) -> dict[str, Any]:
     """A bot seat's settings, checked by building the bot; a search bot given no budget
-    thinks :data:`DEFAULT_BOT_SECONDS` a move."""
+    thinks ``seconds`` a move (the game's :attr:`~tikigames.core.game.Game.think_seconds`)."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -171,7 +168,7 @@ def _bot_settings(kind: str, raw: object, where: str) -> dict[str, Any]:
             raise _bad(f"{where}: {key} is at most {limit:g} on this server, not {shown(value)}")
         settings[key] = value
     if kind != "random" and "iterations" not in settings and "seconds" not in settings:
-        settings["seconds"] = DEFAULT_BOT_SECONDS
+        settings["seconds"] = seconds
     try:
         BOTS[kind](**settings)
     except TypeError as error:
@@ -184,7 +181,8 @@ def _bot_settings(kind: str, raw: object, where: str) -> dict[str, Any]:
     return settings
 
 
-def _seat(index: int, raw: object) -> tuple[str, dict[str, Any]]:
+def _seat(index: int, raw: object) -> tuple[str, object]:
+    """A seat's kind and its raw settings (checked once the game is known)."""
     where = f"seat {index}"
     kind: object
     settings_raw: object = None
@@ -201,11 +199,9 @@ def _seat(index: int, raw: object) -> tuple[str, dict[str, Any]]:
         raise _bad(f"{where} must be a kind or an object, not {shown(raw)}")
     if kind not in SEAT_KINDS:
         raise _bad(f"{where}: unknown seat kind {shown(kind)} (kinds: {', '.join(SEAT_KINDS)})")
-    if kind == HUMAN:
-        if settings_raw is not None:
-            raise _bad(f"{where}: a human seat takes no settings")
-        return kind, {}
-    return kind, _bot_settings(kind, settings_raw, where)
+    if kind == HUMAN and settings_raw is not None:
+        raise _bad(f"{where}: a human seat takes no settings")
+    return kind, settings_raw
 
 
 def _load_game(name: object, options: object, seats: int) -> Game[Any, Any, Any]:
@@ -294,7 +290,12 @@ class Match:
             raise _bad(f"'seed' must be an integer from 0 to 2**63 - 1, not {shown(seed)}")
         tokens: list[str | None] = []
         seats: list[Seat] = []
-        for index, (kind, settings) in enumerate(kinds):
+        for index, (kind, raw) in enumerate(kinds):
+            settings = (
+                {}
+                if kind == HUMAN
+                else _bot_settings(kind, raw, f"seat {index}", game.think_seconds)
+            )
             token = secrets.token_urlsafe(16) if kind == HUMAN else None  # 128 bits
             tokens.append(token)
             digest = None if token is None else token_digest(token)
@@ -320,7 +321,9 @@ class Match:
                 Seat(
                     index,
                     raw["kind"],
-                    {} if raw["kind"] == HUMAN else _bot_settings(raw["kind"], raw["settings"], ""),
+                    {}
+                    if raw["kind"] == HUMAN
+                    else _bot_settings(raw["kind"], raw["settings"], "", 1.0),
                     raw["token_sha256"],
                 )
                 for index, raw in enumerate(raw_seats)
