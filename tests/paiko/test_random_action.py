@@ -11,6 +11,9 @@ Three checks on positions of random games (the draft, turns with and without a m
   and the state and its legal list are unchanged by the draw;
 - uniformity, statistically: a chi-square test of many draws against ``legal_actions()`` per
   position, and of the kinds of action drawn over all positions.
+
+The list and the draw ask one statement of which squares a shifting tile may pass
+(``movegen.passable``); a last test holds it to its definition by the danger map.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ import pytest
 
 import tikigames
 from tikigames.paiko import PaikoAction, PaikoState
+from tikigames.paiko.data import BIT, FACINGS, FIRE, NUM_SQUARES, SQUARE_INDEX, THREAT_BITS, TILES
+from tikigames.paiko.movegen import passable
 
 CONFIGS: list[dict[str, Any]] = [
     {},
@@ -143,3 +148,30 @@ def test_draws_are_uniform_over_the_legal_actions(seed: int, options: dict[str, 
     p = chi_square_p([kinds_seen[k] for k in kinds], [kinds_expected[k] for k in kinds])
     assert p > 1e-4, (kinds_seen, kinds_expected)
     assert phases["play"] >= 10 and phases["draft"] >= 1, phases
+
+
+@pytest.mark.parametrize(("seed", "options"), [(seed, CONFIGS[seed % 3]) for seed in range(3)])
+def test_the_shared_passable_squares(seed: int, options: dict[str, Any]) -> None:
+    """``passable``, the rule the list and the draw share, by its definition: a tile may end
+    where its danger stays below 2 — unchanged for a tile that does not threaten itself, for
+    a Fire its own threat taken off its pattern and put back on its new square."""
+    fires = 0
+    for state in positions(300 + seed, options, every=4):
+        maps = state.maps()
+        for p in (0, 1):
+            danger = maps.danger[p]
+            plain = passable(maps, p, 0)
+            assert [bool(plain & BIT[s]) for s in range(NUM_SQUARES)] == [
+                danger[s] < 2 for s in range(NUM_SQUARES)
+            ]
+            for name, player, tile, facing in state.board():
+                if player != p or tile != TILES[FIRE]:
+                    continue
+                pattern = THREAT_BITS[FIRE << 2 | FACINGS.index(facing)][SQUARE_INDEX[name]]
+                fire = passable(maps, p, pattern)
+                after = [danger[s] - bool(pattern & BIT[s]) + 1 for s in range(NUM_SQUARES)]
+                assert [bool(fire & BIT[s]) for s in range(NUM_SQUARES)] == [
+                    level < 2 for level in after
+                ]
+                fires += 1
+    assert fires >= 20, fires

@@ -221,6 +221,7 @@ def test_the_engines_masks_and_mask_helpers() -> None:
             assert data.COVER_BITS[kind][s] == sum(bits[t] for t in COVER[kind][s])
     for s in range(NUM_SQUARES):
         assert data.FIRE_REACH_BITS[s] == sum(bits[t] for t in data.FIRE_REACH[s])
+        assert data.FIRE_AROUND_BITS[s] == sum(bits[t] for t in data.FIRE_REACH[s] if t != s)
         sources = [
             sum(
                 bits[f]

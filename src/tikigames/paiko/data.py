@@ -384,6 +384,10 @@ def _fire_sources(square: int) -> tuple[int, ...]:
 FIRE_SOURCES: Final = tuple(_fire_sources(s) for s in range(NUM_SQUARES))
 #: ``FIRE_REACH_BITS[s]``: ``FIRE_REACH[s]`` as a mask.
 FIRE_REACH_BITS: Final = tuple(sum(BIT[t] for t in zone) for zone in FIRE_REACH)
+#: ``FIRE_AROUND_BITS[s]``: the same but s itself: where the own tiles are that a Fire moving or
+#: turning from s might threaten again (the engine's hottest loop reads it; a mask ``& ~BIT[s]``
+#: there would cost a big-integer complement per Fire).
+FIRE_AROUND_BITS: Final = tuple(zone & ~BIT[s] for s, zone in enumerate(FIRE_REACH_BITS))
 
 
 def fire_unsafe(fragile: list[int]) -> tuple[int, ...]:

@@ -8,22 +8,28 @@ used by both the list and the draw:
 - what the hand and the reserve allow (:func:`supply_of`: the legal draws and the deploy
   profile of the hand), and the deploy squares (:func:`deploy_targets`, :func:`lotus_calm`;
   a Fire may not threaten a fragile own tile, ``data.fire_unsafe``);
+- which squares a tile may pass and end on when it shifts (:func:`passable`); the paths
+  between them are geometry, precomputed once in :mod:`~tikigames.paiko.data`
+  (``data.reach`` for every target, ``data.SHIFT_PATHS`` for one);
 - which own tiles a Sai or a Water alone keeps safe (:func:`sole_cover`), and whether a move
   covers them again (:func:`safe`); which fragile own tiles a moving Fire must not threaten
   again (:func:`fire_near`); a tile's moves the slow way (:func:`_slow_tile_moves`).
 
-One rule is stated twice: which squares each kind of tile may pass when it shifts. The list
-finds a tile's shifts by a memo keyed by its passable squares (:func:`_piece_moves`, with
-fast paths per kind); the draw checks the one slot it drew by its path (:func:`slot_allowed`).
-A shared per-tile rule that both read was measured 8–10% slower per legal list and 3–5% per
-random playout (callgrind instruction counts), so the two stay side by side and the tests hold
-them together (``tests/paiko/test_random_action.py``).
+The list asks :func:`passable` once per list for the tiles but the Fires and once per Fire,
+and keys a memo of each tile's shifts by its passable squares (:func:`_piece_moves`); the draw
+asks it once per slot it checks, then the one path of that slot. That call is the cost of
+writing the rule once: measured with callgrind (3 seeded games, pure Python), about 0.5% per
+action of random playouts and 0.3% per action of a loop over ``legal_actions()``, against the
+rule written out at each place. The draw checks its slot inline rather than in a function of
+its own, and a Fire's test for fragile own tiles nearby reads a precomputed mask
+(``data.FIRE_AROUND_BITS``) rather than complementing one, which more than pays for it.
 
 The draw (a rejection sampler) enumerates its candidates without a look at the board, by the
 counts of the same structures: the legal draws, the deploy squares per tile in hand, the tiles
 that may move by group (:data:`GROUP`) and their slots (``PaikoTable.slots``: every shift over
 an empty board and every turn), a Water's redeploys onto the deploy squares. Each legal action
-is exactly one candidate, so what it accepts is uniform over the legal actions.
+is exactly one candidate, so what it accepts is uniform over the legal actions
+(``tests/paiko/test_random_action.py`` checks it exactly, position by position).
 
 Positions are passed as the maps (:class:`~tikigames.paiko.maps.PaikoMaps`), the board (a list
 of pieces, −1 for an empty square) and the mover's squares. The memo of deploy profiles by hand
@@ -44,7 +50,6 @@ from tikigames.paiko.actions import (
     MOVES_PLAIN,
     MOVES_WATER,
     SLOT_TARGETS,
-    TURN,
     PaikoAction,
     PaikoTable,
 )
@@ -55,7 +60,7 @@ from tikigames.paiko.data import (
     COVER_SETS,
     FACED,
     FIRE,
-    FIRE_REACH_BITS,
+    FIRE_AROUND_BITS,
     LOTUS,
     NUM_SQUARES,
     NUM_TILES,
@@ -85,10 +90,10 @@ __all__ = [
     "follow_up_actions",
     "fragile_of",
     "lotus_calm",
+    "passable",
     "profile_of",
     "safe",
     "sample_turn_action",
-    "slot_allowed",
     "sole_cover",
     "supply_of",
     "turn_actions",
@@ -115,8 +120,6 @@ lotus_calm: Final = (LOTUS_MAX_THREAT + 1).__gt__
 NOTHING_LOST: Final[tuple[int, list[int]]] = (0, [])
 #: A Water whose redeploys need not cover any own tile.
 NO_EXPOSED: Final[list[int]] = []
-#: The fragile tiles of a move that never needs them (a Sword, Bow or Earth).
-NO_FRAGILE: Final[list[int]] = []
 
 
 class Setup(NamedTuple):
@@ -163,8 +166,9 @@ def supply_of(table: PaikoTable, reserve: list[int], hand: list[int], exact: boo
 def deploy_targets(maps: PaikoMaps, p: int) -> int:
     """The squares where p may deploy any tile but a Lotus (and redeploy a Water), as a mask:
     open, empty, no threat against p (cover ignored), and in p's homeground or threatened by a
-    tile of p."""
-    return OPEN_BITS & maps.calm[p] & maps.backed[p] & ~maps.taken
+    tile of p. (The empty squares are a xor with every square: cheaper than a complement,
+    which is a negative big integer.)"""
+    return OPEN_BITS & maps.calm[p] & maps.backed[p] & (ALL_BITS ^ maps.taken)
 
 
 def fragile_of(maps: PaikoMaps, p: int, squares: list[int]) -> tuple[list[int], int]:
@@ -188,6 +192,35 @@ def safe(maps: PaikoMaps, p: int, kind: int, square: int, exposed: Sequence[int]
 
 
 # ----------------------------------------------------------------- one tile's moves
+
+
+def passable(maps: PaikoMaps, p: int, fire: int) -> int:
+    """The squares p's tile may pass and end on when it shifts, as a mask: the one statement
+    of that rule, asked by the list (:func:`_piece_moves`, :func:`_slow_tile_moves`) and by
+    the draw (:func:`sample_turn_action`). ``fire``: a Fire's threat pattern where it stands,
+    0 for any other tile.
+
+    A tile may be where it would not be capturable: where its danger is below 2
+    (``maps.free``). A Fire threatens its own square, which adds one: it may only be where
+    there is no danger (``maps.free_fire``), or below 2 where its own threat, lifted with it,
+    is one of them (its pattern). (A Sai or a Water that is the only cover of an empty square
+    also loses that square: :func:`_slow_tile_moves` takes :func:`sole_cover`'s squares off.)
+
+    >>> from tikigames.paiko.data import BIT, FIRE, SOUTH, SQUARE_INDEX, SWORD, THREAT_BITS
+    >>> e10, e11, e12 = SQUARE_INDEX["e10"], SQUARE_INDEX["e11"], SQUARE_INDEX["e12"]
+    >>> maps = PaikoMaps()
+    >>> maps.place(e10, 1 << 5 | SWORD << 2)  # a Black Sword threatens e11
+    >>> maps.place(e12, FIRE << 2)  # a White Fire facing N does not
+    >>> [bool(passable(maps, 0, fire) & BIT[e11]) for fire in (0, THREAT_BITS[FIRE << 2][e12])]
+    [True, False]
+    >>> maps = PaikoMaps()
+    >>> maps.place(e12, FIRE << 2 | SOUTH)  # facing S, its own threat is e11's only one
+    >>> bool(passable(maps, 0, THREAT_BITS[FIRE << 2 | SOUTH][e12]) & BIT[e11])
+    True
+    """
+    if fire:
+        return maps.free_fire[p] | maps.free[p] & fire
+    return maps.free[p]
 
 
 def sole_cover(maps: PaikoMaps, board: list[int], origin: int, piece: int) -> tuple[int, list[int]]:
@@ -220,14 +253,14 @@ def _slow_tile_moves(
 ) -> list[int] | None:
     """Append the legal shifts and turns of the mover's Sai or Water ``piece`` on ``origin``
     the slow way, each in id order; for a Water, return the own tiles its redeploys must cover
-    again (else ``None``). The passable squares come from the mover's ``free`` mask, less the
-    empty squares of :func:`sole_cover`, and each move must cover the own tiles of
-    :func:`sole_cover` again (:func:`safe`)."""
+    again (else ``None``). The passable squares are :func:`passable`'s, less the empty squares
+    of :func:`sole_cover`, and each move must cover the own tiles of :func:`sole_cover` again
+    (:func:`safe`)."""
     p = piece >> 5
     tile = piece >> 2 & 7
     kind = piece & 31
     lost, exposed = sole_cover(maps, board, origin, piece)
-    free = maps.free[p] & ~lost
+    free = passable(maps, p, 0) & ~lost
     faced = FACED[tile]
     if exposed:
         base = kind & ~3
@@ -267,19 +300,20 @@ def _piece_moves(
     return their turns, in id order, and ``(square, exposed)`` for each Water that may
     redeploy (see :func:`_slow_tile_moves`). ``fragile``, ``shaky``: :func:`fragile_of`.
 
-    Most tiles take the fast path: lifting a Sword, Bow or Earth changes none of p's maps; a
-    Fire's lifted threat only frees the squares of its pattern whose danger is exactly 1
-    (``free`` but not ``free_fire``); a Sai or a Water changes nothing unless one of its cover
-    squares has danger exactly 1 (it may be its only cover against 2 threats) or holds a
-    fragile own tile — and a Fire needs care only with a fragile own tile in its reach. The
-    passable squares around the tile then key the memo of its shifts. The other tiles take
-    :func:`_slow_tile_moves`. (:func:`slot_allowed` states the same rules for one move.)"""
+    Most tiles take the fast path: their passable squares (:func:`passable`, asked once for
+    all the tiles but the Fires — the same answer for each — and once per Fire) key the memo
+    of their shifts. Lifting a Sword, Bow, Earth or Fire changes nothing else; a Sai or a Water
+    changes nothing unless one of its cover squares has danger exactly 1 (it may be its only
+    cover against 2 threats) or holds a fragile own tile, and a Fire needs care only with a
+    fragile own tile in its reach. The other tiles take :func:`_slow_tile_moves`, or the
+    Fire's shifts and turns that spare its fragile neighbours (:func:`fire_near`).
+    :func:`sample_turn_action` checks one move by the same functions."""
     turns: list[PaikoAction] = []
     waters: list[tuple[int, list[int]]] = []
-    free = maps.free[p]
-    free_fire = maps.free_fire[p]
-    # Squares whose danger is exactly 1 (occupied ones have more), and fragile tiles.
-    risky = free & ~free_fire | shaky
+    free = passable(maps, p, 0)
+    # Squares whose danger is exactly 1 (occupied ones have more), and fragile tiles (those of
+    # ``free_fire`` are inside ``free``: a xor, cheaper than masking with a complement).
+    risky = free ^ maps.free_fire[p] | shaky
     cache = table.reach_memo
     moves = table.moves
     for square in moving:
@@ -289,18 +323,18 @@ def _piece_moves(
         if how == MOVES_PLAIN:
             key = free & region | tag
         elif how == MOVES_FIRE:
-            passable = free_fire | free & mask
-            if shaky & FIRE_REACH_BITS[square] & ~BIT[square]:
+            fire = passable(maps, p, mask)
+            if shaky & FIRE_AROUND_BITS[square]:
                 near = fire_near(maps, p, square, mask, fragile)
                 if near:
                     unsafe = fire_unsafe(near)
-                    shifts += table.reached_avoiding(passable & region | tag, unsafe)
+                    shifts += table.reached_avoiding(fire & region | tag, unsafe)
                     bit = BIT[square]
                     current = board[square] & 3
                     row = table.turns[square]
                     turns += [row[f] for f in range(4) if f != current and not bit & unsafe[f]]
                     continue
-            key = passable & region | tag
+            key = fire & region | tag
         elif mask & risky:
             exposed = _slow_tile_moves(table, board, maps, square, board[square], shifts, turns)
             if exposed is not None:
@@ -321,12 +355,8 @@ def fire_near(maps: PaikoMaps, p: int, square: int, pattern: int, fragile: list[
     (``pattern``: its threat there) may not threaten again: those its new pattern may reach
     that stay fragile without its threat."""
     danger = maps.danger[p]
-    zone = FIRE_REACH_BITS[square]
-    return [
-        s
-        for s in fragile
-        if BIT[s] & zone and s != square and danger[s] - (BIT[s] & pattern > 0) > BLOCKED
-    ]
+    zone = FIRE_AROUND_BITS[square]
+    return [s for s in fragile if BIT[s] & zone and danger[s] - (BIT[s] & pattern > 0) > BLOCKED]
 
 
 # ----------------------------------------------------------------- the list
@@ -365,7 +395,7 @@ def turn_actions(
         if tile == LOTUS:
             # On any empty square with little enough threat, picked in C calls.
             row_n = table.deploys_n[tile]
-            empty = squares_of(ALL_BITS & ~maps.taken)
+            empty = squares_of(ALL_BITS ^ maps.taken)
             calm = map(lotus_calm, map(maps.against[p].__getitem__, empty))
             legal += compress(map(row_n.__getitem__, empty), calm)
         elif not FACED[tile]:
@@ -424,8 +454,14 @@ def sample_turn_action(
     (``PaikoTable.slots``: a shift over an empty board, or a turn) of each tile that may move;
     a Water's redeploy on a deploy square. The candidates are counted without a look at the
     board, one is drawn with one ``rng.random()``, and it is accepted if legal by the rules of
-    :func:`turn_actions` (a slot by :func:`slot_allowed`), else another is drawn. What
-    is accepted is then uniform over the legal actions (about 1.8 draws on average).
+    :func:`turn_actions`, else another is drawn. What is accepted is then uniform over the
+    legal actions (about 1.8 draws on average).
+
+    A slot is checked here, inline (a function of its own cost a call per slot): its tile's
+    passable squares (:func:`passable`, less those of :func:`sole_cover` — then by
+    :func:`_slow_tile_moves`, the list's own), then its path (``data.SHIFT_PATHS``: the path
+    to one target that ``data.reach`` finds for all), and a Fire's fragile neighbours
+    (:func:`fire_near`).
     """
     draws, in_hand = supply
     n_draws = len(draws)
@@ -457,7 +493,7 @@ def sample_turn_action(
                     break
                 k -= size
             if tile == LOTUS:
-                s = nth_square(ALL_BITS & ~taken, k)
+                s = nth_square(ALL_BITS ^ taken, k)
                 if lotus_calm(maps.against[p][s]):
                     return table.deploys_n[LOTUS][s]
                 continue
@@ -499,61 +535,32 @@ def sample_turn_action(
             if not exposed or safe(maps, p, WATER_N, target, exposed):
                 return cast(PaikoAction, table.redeploys[square][target])
             continue
-        action = table.slots[piece & 31][square][slot]
+        kind = piece & 31
+        action = table.slots[kind][square][slot]
         if action is None:
             continue
-        if HOW[piece & 31] == MOVES_FIRE:
+        how = HOW[kind]
+        if how == MOVES_FIRE:
+            pattern = THREAT_BITS[kind][square]
             if fragile is None:
                 fragile = fragile_of(maps, p, squares)[0]
-            if slot_allowed(table, board, maps, square, piece, action, index, fragile):
+            near = fire_near(maps, p, square, pattern, fragile) if fragile else fragile
+            if near and BIT[action.dst] & fire_unsafe(near)[action.facing]:
+                continue  # it would threaten a fragile own tile
+            free = passable(maps, p, pattern)
+        elif how != MOVES_PLAIN and sole_cover(maps, board, square, piece) != NOTHING_LOST:
+            # A Sai or a Water that is the only cover of a square with 2 threats: the slow way.
+            shifts: list[PaikoAction] = []
+            turns: list[PaikoAction] = []
+            _slow_tile_moves(table, board, maps, square, piece, shifts, turns)
+            if action in (shifts if index >= 0 else turns):
                 return action
-        elif slot_allowed(table, board, maps, square, piece, action, index, NO_FRAGILE):
+            continue
+        else:
+            free = passable(maps, p, 0)
+        if index < 0:  # a turn: no path
+            return action
+        bit, via = SHIFT_PATHS[square][index]
+        if free & bit and (not via or free & via):
             return action
     return None
-
-
-def slot_allowed(
-    table: PaikoTable,
-    board: list[int],
-    maps: PaikoMaps,
-    square: int,
-    piece: int,
-    action: PaikoAction,
-    index: int,
-    fragile: list[int],
-) -> bool:
-    """Whether ``action``, a shift or a turn of the mover's tile ``piece`` on ``square`` (not
-    blocked by the move limit), is legal: what :func:`_piece_moves` would list for that one
-    action, checked by the bits of its path. ``index``: the shift's target in
-    ``data.SHIFT_PATHS[square]`` (−1 for a turn); ``fragile``: :func:`fragile_of`, for a Fire.
-
-    The helpers of the rules are shared (:func:`fire_near`, :func:`sole_cover`,
-    :func:`_slow_tile_moves`), but which squares each kind of tile may pass is stated here
-    again, beside :func:`_piece_moves`'s fast paths: asking a shared per-tile rule instead cost
-    8–10% more instructions per legal list and 3–5% per random playout. The tests hold the two
-    together (``tests/paiko/test_random_action.py``: each legal action is accepted on the same
-    number of grid points, and nothing else is)."""
-    p = piece >> 5
-    kind = piece & 31
-    how = HOW[kind]
-    free = maps.free[p]
-    if how == MOVES_PLAIN:
-        passable = free
-    elif how == MOVES_FIRE:
-        pattern = THREAT_BITS[kind][square]
-        passable = maps.free_fire[p] | free & pattern
-        near = fire_near(maps, p, square, pattern, fragile) if fragile else fragile
-        if near and BIT[action.dst] & fire_unsafe(near)[action.facing]:
-            return False
-    elif sole_cover(maps, board, square, piece) != NOTHING_LOST:
-        # A Sai or a Water that is the only cover of a square with 2 threats: the slow way.
-        shifts: list[PaikoAction] = []
-        turns: list[PaikoAction] = []
-        _slow_tile_moves(table, board, maps, square, piece, shifts, turns)
-        return action in (turns if action.kind == TURN else shifts)
-    else:
-        passable = free
-    if index < 0:
-        return True
-    bit, via = SHIFT_PATHS[square][index]
-    return bool(passable & bit) and (not via or bool(passable & via))
