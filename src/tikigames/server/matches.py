@@ -26,15 +26,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import inspect
 import json
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import tikigames
 from tikigames.bots import BOTS, Bot
+from tikigames.bots.search import GAME_CAP
 from tikigames.core.action import Action
 from tikigames.core.constants import TERMINAL
 from tikigames.core.errors import ActionError, OptionError, TikiGamesError, shown
@@ -145,38 +147,48 @@ class Seat:
         return BOTS[self.kind](**self.settings)
 
 
+#: Each bot setting a request may give, with the JSON values it takes (in words, and a test).
+_SETTING_TYPES: Final[Mapping[str, tuple[str, Callable[[object], bool]]]] = {
+    "iterations": ("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    "seconds": ("a number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)),
+    "c": ("a number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)),
+    "max_rollout": (
+        'an integer or "game"',
+        lambda v: v == GAME_CAP or (isinstance(v, int) and not isinstance(v, bool)),
+    ),
+}
+
+
 def _bot_settings(kind: str, raw: object, where: str, seconds: float) -> dict[str, Any]:
-    """A bot seat's settings, checked by building the bot; a search bot given no budget
-    thinks ``seconds`` a move (the game's :attr:`~tikigames.core.game.Game.think_seconds`)."""
+    """A bot seat's settings, checked here (names the bot takes, types, this server's limits)
+    and then by building the bot (ranges); a search bot given no budget thinks ``seconds`` a
+    move (the game's :attr:`~tikigames.core.game.Game.think_seconds`).
+
+    The types are checked here rather than left to the bot's constructor, whose own errors
+    differ between the builds (a compiled one checks its annotations itself)."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
         raise _bad(f"{where}: 'settings' must be an object, not {shown(raw)}")
+    takes = inspect.signature(BOTS[kind]).parameters
     settings: dict[str, Any] = {}
     for key, value in raw.items():
-        if key not in ("iterations", "seconds", "c", "max_rollout"):
+        if key not in _SETTING_TYPES:
             raise _bad(f"{where}: unknown bot setting {shown(key)}")
+        if key not in takes:
+            raise _bad(f"{where}: a {kind} bot takes no setting {key!r}")
+        wanted, fits = _SETTING_TYPES[key]
+        if not fits(value):
+            raise _bad(f"{where}: {key} must be {wanted}, not {shown(value)}")
         limit = BOT_LIMITS.get(key)
-        if key == "max_rollout" and value is None:  # no cap: a rollout could run for hours
-            raise _bad(f"{where}: max_rollout is at most {limit:g} on this server, not None")
-        if (
-            limit is not None
-            and isinstance(value, (int, float))
-            and not isinstance(value, bool)
-            and value > limit
-        ):
+        if limit is not None and value != GAME_CAP and value > limit:
             raise _bad(f"{where}: {key} is at most {limit:g} on this server, not {shown(value)}")
         settings[key] = value
-    if kind != "random" and "iterations" not in settings and "seconds" not in settings:
+    if "seconds" in takes and "iterations" not in settings and "seconds" not in settings:
         settings["seconds"] = seconds
     try:
         BOTS[kind](**settings)
-    except TypeError as error:
-        message = str(error)
-        if "unexpected keyword" in message or "takes no arguments" in message:
-            message = f"a {kind} bot takes no such setting ({', '.join(settings)})"
-        raise _bad(f"{where}: {message}"[:200]) from None
-    except ValueError as error:
+    except (TypeError, ValueError) as error:
         raise _bad(f"{where}: {error}"[:200]) from None
     return settings
 
