@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 import pytest
+
+from .chromium import chromium, find_chromium
 
 #: The built HTML: named, never guessed, so that a stale build is not checked by mistake.
 HTML = Path(os.environ.get("TIKIGAMES_DOCS_HTML", "/nonexistent")).resolve()
@@ -34,17 +34,6 @@ WIDTHS = (1280, 480)
 #: How far (px) a shape's box may pass its picture's edge: half a thick stroke, an arrowhead.
 SLACK = 3.0
 
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
 
 #: The problems of one picture's SVG document, drawn at its own size: shapes outside the
 #: picture, and a background (the first shape) that does not cover it.
@@ -98,17 +87,9 @@ return [...document.querySelectorAll("figure.tikigames-picture")].map((figure) =
 """
 
 
-def _browser() -> tuple[str, str] | None:
-    binary = next(
-        (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
-    )
-    driver = shutil.which("chromedriver")
-    return (binary, driver) if binary and driver else None
-
-
 webdriver = pytest.importorskip("selenium.webdriver")
 pytestmark = [
-    pytest.mark.skipif(_browser() is None, reason="needs chromium and chromedriver"),
+    pytest.mark.skipif(find_chromium() is None, reason="needs chromium and chromedriver"),
     pytest.mark.skipif(
         not (HTML / "index.html").exists(), reason="needs TIKIGAMES_DOCS_HTML: the built docs"
     ),
@@ -117,22 +98,8 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from selenium.webdriver.chrome.service import Service
-
-    found = _browser()
-    assert found is not None
-    binary, driver_path = found
-    profile = tempfile.mkdtemp(prefix="tikigames-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
-    try:
+    with chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def _view_box(svg: str) -> tuple[float, float]:

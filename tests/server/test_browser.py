@@ -36,32 +36,15 @@ import pytest
 import tikigames
 from tikigames.terminal import CAP, group_key, summarise
 
+from ..chromium import chromium, find_chromium
+
 pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
 webdriver = pytest.importorskip("selenium.webdriver")
 
 
-def _browser() -> tuple[str, str] | None:
-    binary = next(
-        (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
-    )
-    driver = shutil.which("chromedriver")
-    return (binary, driver) if binary and driver else None
+pytestmark = pytest.mark.skipif(find_chromium() is None, reason="needs chromium and chromedriver")
 
-
-pytestmark = pytest.mark.skipif(_browser() is None, reason="needs chromium and chromedriver")
-
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
 #: How long a page may take to show what the test waits for, in seconds.
 WAIT = 15.0
 #: A move that would run a script if the page wrote it as markup.
@@ -176,25 +159,10 @@ def server() -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from selenium.webdriver.chrome.service import Service
-
-    found = _browser()
-    assert found is not None
-    binary, driver_path = found
-    profile = tempfile.mkdtemp(prefix="tikigames-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
-    driver.set_window_size(1280, 1000)
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SPY})
-    try:
+    with chromium({"goog:loggingPrefs": {"browser": "ALL"}}) as driver:
+        driver.set_window_size(1280, 1000)
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SPY})
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def until(driver: Any, check: Callable[[Any], Any], what: str, timeout: float = WAIT) -> Any:
