@@ -86,6 +86,11 @@ def _rollout_cap(text: str) -> RolloutCap:
     return GAME_CAP if text.strip().lower() == GAME_CAP else _optional(int)(text)
 
 
+def _widening(text: str) -> float | str | None:
+    """``widening``: a number, ``none`` (plain UCT) or ``game`` (the game's own)."""
+    return GAME_CAP if text.strip().lower() == GAME_CAP else _optional(float)(text)
+
+
 #: The settings ``-b KEY=VALUE`` accepts, with their parsers; each bot takes those its
 #: constructor has.
 BOT_SETTINGS: dict[str, Callable[[str], Any]] = {
@@ -93,6 +98,10 @@ BOT_SETTINGS: dict[str, Callable[[str], Any]] = {
     "seconds": _optional(float),
     "c": float,
     "max_rollout": _rollout_cap,
+    "rollout": str,
+    "evaluation": str,
+    "widening": _widening,
+    "simulations": int,
 }
 
 
@@ -106,22 +115,57 @@ def _key_value(text: str) -> tuple[str, str]:
 
 
 def _lineup(text: str, kinds: Collection[str]) -> list[str]:
-    """``--players``: one kind per seat, each one of ``kinds``."""
-    lineup = [kind.strip().lower() for kind in text.split(",")]
-    for kind in lineup:
+    """``--players``: one bot per seat, each ``KIND`` (one of ``kinds``) or ``KIND:NAME`` — a
+    second bot of a kind, with settings of its own (``-b KIND:NAME.KEY=VALUE``); the entry as
+    written is the bot's label in every table."""
+    lineup: list[str] = []
+    for entry in text.split(","):
+        label = entry.strip().lower()
+        kind, colon, name = label.partition(":")
         if kind not in kinds:
             raise OptionError(f"--players: {shown(kind)} is not one of {', '.join(kinds)}")
+        if colon and (kind == "human" or not name.replace("-", "").replace("_", "").isalnum()):
+            raise OptionError(
+                f"--players: {shown(label)}: a bot's name after ':' is letters, digits, - and _"
+            )
+        lineup.append(label)
     return lineup
 
 
-def _bot_settings(kinds: Sequence[str], pairs: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Per bot kind, the keyword arguments ``-b`` gives it: ``KEY=VALUE`` goes to every bot of
-    the lineup that takes ``KEY``, ``KIND.KEY=VALUE`` to bot ``KIND`` only."""
-    settings: dict[str, dict[str, Any]] = {kind: {} for kind in kinds if kind in BOTS}
+def _kind(label: str) -> str:
+    """The bot kind of a ``--players`` entry: ``ismcts`` of ``ismcts:before``."""
+    return label.partition(":")[0]
+
+
+#: Bots the tools seat besides :data:`tikigames.bots.BOTS`, each from an optional extra:
+#: kind → (module, class, extra).
+OPTIONAL_BOTS: Final = {
+    "openspiel": ("tikigames.adapters.openspiel", "OpenSpielBot", "openspiel"),
+}
+
+
+def _bot_class(kind: str) -> Callable[..., Bot]:
+    """The bot of ``kind``: :data:`~tikigames.bots.BOTS`' or, imported now, an optional one."""
+    if kind in BOTS:
+        return BOTS[kind]
+    module_name, name, extra = OPTIONAL_BOTS[kind]
+    module = optional_module(module_name, needs_optional=True)
+    if module is None:
+        raise OptionError(f"bot {kind!r} needs the {extra} extra: pip install 'tikigames[{extra}]'")
+    made: Callable[..., Bot] = getattr(module, name)
+    return made
+
+
+def _bot_settings(labels: Sequence[str], pairs: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Per bot of the lineup, the keyword arguments ``-b`` gives it: ``KEY=VALUE`` goes to
+    every bot that takes ``KEY``, ``LABEL.KEY=VALUE`` to that bot only."""
+    settings: dict[str, dict[str, Any]] = {
+        label: {} for label in labels if _kind(label) in BOTS or _kind(label) in OPTIONAL_BOTS
+    }
     for pair in pairs:
         target, sep, text = pair.partition("=")
         if not sep:
-            raise OptionError(f"-b takes KEY=VALUE or KIND.KEY=VALUE, not {pair!r}")
+            raise OptionError(f"-b takes KEY=VALUE or BOT.KEY=VALUE, not {pair!r}")
         name, dot, key = target.strip().lower().rpartition(".")
         if dot and name not in settings:
             raise OptionError(f"-b {pair!r}: there is no bot {name!r} among the players")
@@ -133,35 +177,36 @@ def _bot_settings(kinds: Sequence[str], pairs: Sequence[str]) -> dict[str, dict[
         except ValueError:
             raise OptionError(f"bot setting {key!r} cannot be {text.strip()!r}") from None
         takers = [
-            kind
-            for kind in ([name] if dot else settings)
-            if key in inspect.signature(BOTS[kind]).parameters
+            label
+            for label in ([name] if dot else settings)
+            if key in inspect.signature(_bot_class(_kind(label))).parameters
         ]
         if not takers:
             raise OptionError(f"-b {pair!r}: no bot among the players takes {key!r}")
-        for kind in takers:
-            settings[kind][key] = value
+        for label in takers:
+            settings[label][key] = value
     return settings
 
 
 def _make_bots(
-    kinds: Sequence[str], pairs: Sequence[str], seconds: float | None = None
+    labels: Sequence[str], pairs: Sequence[str], seconds: float | None = None
 ) -> dict[str, Bot]:
-    """One bot per distinct kind of ``kinds`` (humans aside), with its ``-b`` settings; with
+    """One bot per distinct label of ``labels`` (humans aside), with its ``-b`` settings; with
     ``seconds``, a search bot given neither ``iterations`` nor ``seconds`` thinks that long."""
     bots: dict[str, Bot] = {}
-    for kind, settings in _bot_settings(kinds, pairs).items():
-        takes_seconds = "seconds" in inspect.signature(BOTS[kind]).parameters
+    for label, settings in _bot_settings(labels, pairs).items():
+        kind = _kind(label)
+        takes_seconds = "seconds" in inspect.signature(_bot_class(kind)).parameters
         if (
             seconds is not None
             and takes_seconds
-            and not {"iterations", "seconds"} & settings.keys()
+            and not {"iterations", "seconds", "simulations"} & settings.keys()
         ):
             settings["seconds"] = seconds
         try:
-            bots[kind] = BOTS[kind](**settings)
+            bots[label] = _bot_class(kind)(**settings)
         except (TypeError, ValueError) as error:
-            raise OptionError(f"{kind}: {error}") from None
+            raise OptionError(f"{label}: {error}") from None
     return bots
 
 
@@ -520,7 +565,7 @@ class _ProgressBar:
 def _arena(args: argparse.Namespace, streams: _Streams) -> int:
     if "human" in (kind.strip().lower() for kind in args.players.split(",")):
         raise OptionError("the arena plays bots only; use " + ", ".join(BOTS))
-    kinds = _lineup(args.players, BOTS)
+    kinds = _lineup(args.players, (*BOTS, *OPTIONAL_BOTS))
     made = _make_bots(kinds, args.bot or [])
     options = _game_options(args.game, args.option or [])
     if args.round_robin:
@@ -895,7 +940,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _players(tour, "ismcts,random",
              "the bot in each seat, comma-separated (with --round-robin: the bots to pair): "
-             + ", ".join(BOTS))  # fmt: skip
+             + ", ".join((*BOTS, *OPTIONAL_BOTS)) + "; KIND:NAME names a second bot of a kind,"
+             " set with -b KIND:NAME.KEY=VALUE")  # fmt: skip
     tour.add_argument("--round-robin", action="store_true",
                       help="every pairing of --players, seats rotated, and Bradley–Terry ratings "
                       "(two seats unless -o players=N)")  # fmt: skip

@@ -423,13 +423,14 @@ def resampler_draws_independent_states(
 def evaluate_is_the_returns_at_the_end(
     game: AnyGame, picks: list[int], seed: int, steps: int
 ) -> None:
-    """``evaluate()`` has one finite value per player, equals ``returns()`` at the end and is
-    restored by undo."""
+    """``evaluate()`` has one value in [−1, 1] per player, equals ``returns()`` at the end and
+    is restored by undo."""
     states = walk(game, picks, steps)
     for state in states:
         guess = state.evaluate()
         _check(len(guess) == game.num_players, "evaluate: not one value per player")
         _check(all(isinstance(v, float) and math.isfinite(v) for v in guess), "evaluate: float")
+        _check(all(-1.0 <= v <= 1.0 for v in guess), "evaluate: a value outside [-1, 1]")
         if state.is_terminal():
             _check(guess == state.returns(), "evaluate at the end is not the returns")
     state = states[-1]
@@ -439,6 +440,27 @@ def evaluate_is_the_returns_at_the_end(
         state.apply_action(action)
         _check(state.evaluate() == guess, "undo + redo changed evaluate")
         state.undo_action()
+
+
+def rollout_actions_are_legal_and_seeded(
+    game: AnyGame, picks: list[int], seed: int, steps: int
+) -> None:
+    """``rollout_action(rng)``, the search bots' playout policy, returns a legal action (a
+    possible chance outcome at a chance node), the same one for the same rng, and changes
+    nothing in the state."""
+    for state in walk(game, picks, steps):
+        if state.is_terminal():
+            draw = random.Random(seed)
+            _raises(IllegalActionError, "rollout_action at the end", state.rollout_action, draw)
+            continue
+        before = _snapshot(state)
+        legal = state.legal_actions()
+        for offset in range(3):
+            action = state.rollout_action(random.Random(seed + offset))
+            _check(action in legal, f"rollout_action gave {str(action)!r}, not a legal action")
+            again = state.rollout_action(random.Random(seed + offset))
+            _check(again == action, "rollout_action differs for the same rng")
+        _check(_snapshot(state) == before, "rollout_action changed the state")
 
 
 def seeded_play_is_deterministic(game: AnyGame, picks: list[int], seed: int, steps: int) -> None:
@@ -582,6 +604,7 @@ PROPERTIES: dict[str, Callable[[AnyGame, list[int], int, int], None]] = {
         history_in_words_depends_only_on_the_observation,
         resampler_draws_independent_states,
         evaluate_is_the_returns_at_the_end,
+        rollout_actions_are_legal_and_seeded,
         seeded_play_is_deterministic,
         notation_round_trips,
         pickle_round_trips,

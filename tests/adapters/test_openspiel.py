@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import io
 import json
 import random
 import subprocess
@@ -518,3 +519,76 @@ def test_a_loaded_game_pickles_into_a_spawned_process(
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         assert pool.apply(worker.play, (game, 5)) == expected
     assert expected[0] == str(game) and len(expected[1]) > 0
+
+
+# ----------------------------------------------------------------- OpenSpiel's search as a bot
+
+
+def _decision(game: tikigames.Game[Any], seed: int) -> tikigames.Observation:
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for _ in range(8):
+        state.apply_action(state.random_action(rng))
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(state.random_action(rng))
+    obs: tikigames.Observation = state.observation(state.current_player())
+    return obs
+
+
+@pytest.mark.parametrize("name", tikigames.GAMES)
+def test_openspiel_bot_plays_legal_moves(name: str) -> None:
+    game = tikigames.load(name)
+    obs = _decision(game, 3)
+    bot = adapter.OpenSpielBot(simulations=3)
+    action = bot.act(obs, random.Random(1))
+    assert action in obs.legal_actions() and bot.last_simulations == 3
+    if name == "paiko":  # MCTS draws from the rng alone (ISMCTS resamples with pyspiel's own)
+        assert adapter.OpenSpielBot(simulations=3).act(obs, random.Random(1)) == action
+
+
+def test_openspiel_bot_sets_its_simulations_from_its_time() -> None:
+    game = tikigames.load("tiki_topple", players=2)
+    bot = adapter.OpenSpielBot(seconds=0.5)
+    for seed in range(3):
+        bot.act(_decision(game, seed), random.Random(seed))
+    assert bot.last_simulations > 2  # the first move measured the rate with 2
+    forced = _positions_with_one_action(tikigames.load("tactiki"))[0]
+    assert bot.act(forced, random.Random(0)) == forced.legal_actions()[0]
+    assert bot.last_simulations == 0  # no search, and no rate measured from none
+
+
+def _positions_with_one_action(game: tikigames.Game[Any]) -> list[tikigames.Observation]:
+    """Observations of a player with exactly one legal action, along seeded random games."""
+    found: list[tikigames.Observation] = []
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal() and not found:
+            if not state.is_chance_node() and len(state.legal_actions()) == 1:
+                found.append(state.observation(state.current_player()))
+            state.apply_action(state.random_action(rng))
+    return found
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"simulations": 1}, {"simulations": 2.5}, {"seconds": 0}, {"seconds": True}, {"c": -1}],
+)
+def test_openspiel_bot_settings_are_checked(settings: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        adapter.OpenSpielBot(**settings)
+
+
+def test_the_arena_seats_openspiel() -> None:
+    from tikigames.cli import main
+
+    out = io.StringIO()
+    status = main(
+        ["arena", "tiki_topple", "--players", "openspiel,random", "--games", "2", "--seed", "1",
+         "-b", "simulations=3", "--json", "-q"],
+        stdout=out,
+    )  # fmt: skip
+    assert status == 0
+    assert (
+        json.loads(out.getvalue())["settings"]["openspiel"] == "OpenSpielBot(simulations=3, c=2.0)"
+    )

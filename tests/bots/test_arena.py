@@ -6,6 +6,7 @@ import hashlib
 import json
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -145,11 +146,15 @@ def digest(value: object) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]
 
 
+BEFORE: dict[str, Any] = {"rollout": "uniform", "evaluation": "returns", "max_rollout": 200}
+
+
 def test_seeded_results_are_pinned() -> None:
     """The digests of results computed before the arena moved onto the runner: the games, the
-    scores, the ratings and the pairings must never change for a seed (timings left out)."""
+    scores, the ratings and the pairings must never change for a seed (timings left out). The
+    search bots play as they did then, before game knowledge (``BEFORE``: see test_baseline)."""
     two = tikigames.load("tiki_topple", players=2)
-    lineup: list[Bot] = [ISMCTSBot(iterations=10), RandomBot()]
+    lineup: list[Bot] = [ISMCTSBot(iterations=10, **BEFORE), RandomBot()]
     result = tikigames.arena(two, lineup, games=8, seed=21, labels=["i", "r"], workers=2)
     scores = [
         {k: v for k, v in b.to_json().items() if k != "seconds_per_move"} for b in result.bots
@@ -157,7 +162,11 @@ def test_seeded_results_are_pinned() -> None:
     assert digest([r.to_json() for r in result.records]) == "4128ac49bec8e17d"
     assert digest(scores) == "651ab0c795ebb2b1"
     three = tikigames.load("tiki_topple", players=3)
-    players: list[Bot] = [MCTSBot(iterations=8), RandomBot(), ISMCTSBot(iterations=5)]
+    players: list[Bot] = [
+        MCTSBot(iterations=8, **BEFORE),
+        RandomBot(),
+        ISMCTSBot(iterations=5, **BEFORE),
+    ]
     rr = round_robin(three, players, games=3, seed=5, labels=["m", "r", "i"])
     assert digest([r.to_json() for r in rr.records]) == "a5e984cf9e1c9060"
     assert digest([rating.to_json() for rating in rr.ratings]) == "a0bc2a597a254a84"

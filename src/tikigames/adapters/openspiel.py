@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -51,6 +52,7 @@ __all__ = [
     "PREFIX",
     "Bounds",
     "Observer",
+    "OpenSpielBot",
     "OpenSpielGame",
     "OpenSpielState",
     "parameter_specification",
@@ -426,15 +428,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no stu
         state = self._box.state
         seed = int(probability_sampler() * (1 << 53))
         world = state.game.resample(state.observation(player_id), random.Random(seed))
-        game = self.get_game()
-        new = game.new_initial_state()
-        box = new._box
-        box.trusted = True
-        for action in world.history():
-            new.apply_action(int(action))
-        box.trusted = False
-        assert isinstance(new, OpenSpielState)
-        return new
+        return _replayed(self.get_game(), world)
 
     def __deepcopy__(self, memo: dict[int, object]) -> OpenSpielState:
         clone: OpenSpielState = self.clone()
@@ -442,6 +436,19 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no stu
 
     def __str__(self) -> str:
         return str(self._box.state)
+
+
+def _replayed(game: OpenSpielGame, world: AnyState) -> OpenSpielState:
+    """A pyspiel state of ``game`` whose history is ``world``'s, replayed through pyspiel (which
+    keeps the history) without re-checking each action: ``world`` played them already."""
+    new = game.new_initial_state()
+    box = new._box
+    box.trusted = True
+    for action in world.history():
+        new.apply_action(int(action))
+    box.trusted = False
+    assert isinstance(new, OpenSpielState)
+    return new
 
 
 def _observation(state: OpenSpielState, player: int | None) -> Observation[Any]:
@@ -505,6 +512,114 @@ class Observer:
         if self.perfect_recall:
             return json.dumps(obs.to_json(), sort_keys=True, separators=(",", ":"))
         return str(obs)
+
+
+# ---------------------------------------------------------------- OpenSpiel's searches as bots
+
+
+class OpenSpielBot:
+    """OpenSpiel's own Python search as a tikigames :class:`~tikigames.bots.Bot`: its
+    ``ISMCTSBot`` (``MCTSBot`` for a perfect-information game), with a random-rollout
+    evaluator, on the game's ``tikigames_<name>`` registration — the yardstick of the bots
+    page's strength ladder, and an arena seat (``tikigames arena … --players openspiel,…``).
+
+    Like every bot it sees only its observation: each move it hands OpenSpiel a world drawn
+    from it (``game.resample``) — for ISMCTS a stand-in whose information state is the
+    bot's, which it resamples from; for MCTS the observed position itself. OpenSpiel's
+    searches draw from a numpy ``RandomState`` seeded from ``rng``; its ISMCTS draws its worlds
+    with pyspiel's own sampler besides, so in a game with hidden information its moves are not
+    reproducible from ``rng``.
+
+    Args:
+        simulations: OpenSpiel's ``max_simulations`` per move (at least 2: OpenSpiel's
+            ISMCTS has no visited root after one).
+        seconds: a time budget per move instead: the simulations of each move are set from the
+            rate the bot's previous moves reached (the first move measures it with 2), so that
+            a move takes about that long — never fewer than 2, which may take longer where
+            OpenSpiel is slower than that; the move then depends on the machine's speed.
+        c: OpenSpiel's ``uct_c`` (2.0, its examples' value).
+
+    >>> import random, tikigames
+    >>> from tikigames.adapters.openspiel import OpenSpielBot
+    >>> state = tikigames.load("tiki_topple", players=2).new_initial_state()
+    >>> while state.is_chance_node():
+    ...     state.apply_action(state.sample_chance(random.Random(0)))
+    >>> obs = state.observation(state.current_player())
+    >>> OpenSpielBot(simulations=5).act(obs, random.Random(1)) in obs.legal_actions()
+    True
+    """
+
+    def __init__(
+        self, simulations: int = 100, seconds: float | None = None, c: float = 2.0
+    ) -> None:
+        if type(simulations) is not int or simulations < 2:
+            raise ValueError(f"simulations must be an int ≥ 2, not {simulations!r}"[:100])
+        if seconds is not None and (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not 0 < seconds < float("inf")
+        ):
+            raise ValueError(f"seconds must be a number > 0 or None, not {seconds!r}"[:100])
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < float("inf"):
+            raise ValueError(f"c must be a finite number ≥ 0, not {c!r}"[:100])
+        self.simulations = simulations
+        self.seconds = None if seconds is None else float(seconds)
+        self.c = float(c)
+        self._rate: float | None = None  # simulations per second reached so far
+        #: The simulations the last move ran (0 before the first): what ``seconds`` reached.
+        self.last_simulations = 0
+        self._games: dict[AnyGame, Any] = {}
+
+    def act(self, obs: Observation[Any], rng: random.Random) -> Any:
+        """OpenSpiel's choice from a world drawn from ``obs`` (one of its legal actions)."""
+        from open_spiel.python.algorithms import ismcts, mcts  # the extra's; loaded when used
+
+        game = obs.game
+        legal = obs.legal_actions()
+        if len(legal) == 1:  # a forced move: no search (nor a rate measured from none)
+            self.last_simulations = 0
+            return legal[0]
+        spiel_game = self._games.get(game)
+        if spiel_game is None:
+            params = {
+                spec.name: sentinel(spec)
+                if game.options[spec.name] is None
+                else game.options[spec.name]
+                for spec in type(game).option_specs
+            }
+            spiel_game = self._games[game] = pyspiel.load_game(PREFIX + game.name, params)
+        world = _replayed(spiel_game, game.resample(obs, rng))
+        simulations = self.simulations
+        if self.seconds is not None:
+            rate = self._rate
+            simulations = 2 if rate is None else max(2, round(self.seconds * rate))
+        random_state = np.random.RandomState(rng.getrandbits(32))
+        evaluator = mcts.RandomRolloutEvaluator(1, random_state)
+        searcher: Any
+        if spiel_game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+            searcher = mcts.MCTSBot(
+                spiel_game, self.c, simulations, evaluator, random_state=random_state
+            )
+        else:
+            searcher = ismcts.ISMCTSBot(
+                spiel_game, evaluator, self.c, simulations, random_state=random_state
+            )
+        started = time.perf_counter()
+        self.last_simulations = simulations
+        action = searcher.step(world)
+        elapsed = time.perf_counter() - started
+        if self.seconds is not None and elapsed > 0:
+            rate = simulations / elapsed
+            self._rate = rate if self._rate is None else 0.7 * self._rate + 0.3 * rate
+        return game.action(int(action))
+
+    def __repr__(self) -> str:
+        budget = (
+            f"seconds={self.seconds}"
+            if self.seconds is not None
+            else (f"simulations={self.simulations}")
+        )
+        return f"OpenSpielBot({budget}, c={self.c})"
 
 
 # ---------------------------------------------------------------- registration

@@ -5,12 +5,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
 
 from mypy_extensions import mypyc_attr
 
 from tikigames.bots.search import (
+    GAME_CAP,
+    GAME_POLICY,
+    Evaluation,
     Node,
+    RolloutCap,
+    RolloutPolicy,
     SearchBot,
     backup,
     most_visited,
@@ -19,6 +24,7 @@ from tikigames.bots.search import (
 from tikigames.bots.search import select as select_child
 from tikigames.core.action import Action
 from tikigames.core.constants import CHANCE, TERMINAL
+from tikigames.core.game import Game
 from tikigames.core.observation import Observation
 from tikigames.core.state import State
 
@@ -44,7 +50,18 @@ class MCTSBot(SearchBot):
     were visible (it never sees the true state, only one guess at it): use
     :class:`~tikigames.bots.ISMCTSBot` there.
 
-    The settings are :class:`~tikigames.bots.SearchBot`'s, with ``c=1.4`` by default.
+    The settings are :class:`~tikigames.bots.SearchBot`'s, with ``c=1.4`` by default, and
+
+    Args:
+        widening: progressive widening: a node visited ``n`` times may have at most
+            ``ceil(widening · √(n+1))`` children before its untried actions wait; ``None``
+            expands every legal action of a node before choosing among them by UCB1 (plain
+            UCT). The default, ``"game"``, takes :attr:`Game.widening
+            <tikigames.core.game.Game.widening>` (Paikō's ~260 actions a move widen; the
+            other games do not). The next action expanded is the game's rollout policy's
+            choice (:meth:`State.rollout_action <tikigames.core.state.State.rollout_action>`)
+            when it is still untried — a cheap prior: captures and good moves come first —
+            else uniformly among the untried (always uniform with ``rollout="uniform"``).
 
     >>> import random, tikigames
     >>> from tikigames.bots import MCTSBot
@@ -56,13 +73,52 @@ class MCTSBot(SearchBot):
 
     default_c = 1.4
 
+    def __init__(
+        self,
+        iterations: int = 1000,
+        seconds: float | None = None,
+        c: float | None = None,
+        max_rollout: RolloutCap = GAME_CAP,
+        rollout: RolloutPolicy = "game",
+        evaluation: Evaluation = "game",
+        widening: float | Literal["game"] | None = GAME_CAP,
+    ) -> None:
+        super().__init__(iterations, seconds, c, max_rollout, rollout, evaluation)
+        value: object = widening  # checked as any object: its annotation is the promise
+        if value is not None and value != GAME_CAP:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(
+                    f"widening must be a number, None or {GAME_CAP!r}, not {value!r}"[:100]
+                )
+            if not 0 < value < math.inf:
+                raise ValueError(f"widening must be > 0, not {value!r}"[:100])
+            widening = float(value)
+        self.widening = widening
+
+    def widening_for(self, game: Game[Any, Any, Any]) -> float | None:
+        """The widening in ``game``: ``widening``, or the game's own."""
+        widening = self.widening
+        return game.widening if widening == GAME_CAP else widening
+
+    def settings(self) -> tuple[Any, ...]:
+        """:meth:`SearchBot.settings <tikigames.bots.SearchBot.settings>` and ``widening``."""
+        return (*super().settings(), self.widening)
+
+    def __repr__(self) -> str:
+        text = super().__repr__()
+        if self.widening == GAME_CAP:
+            return text
+        return f"{text[:-1]}, widening={self.widening!r})"
+
     def _search(
         self, obs: Observation[Any], legal: list[Action], rng: random.Random, budget: Iterator[int]
     ) -> tuple[Action, dict[Action, float]]:
         state: State[Any, Any, Any] = obs.game.resample(obs, rng)
         root = Node()
         c, cap = self.c, self.rollout_cap(obs.game)
-        log = math.log
+        log, sqrt = math.log, math.sqrt
+        widening = self.widening_for(obs.game)
+        prior = self.rollout == GAME_POLICY
         for _ in budget:
             node = root
             path: list[Node] = []
@@ -81,8 +137,16 @@ class MCTSBot(SearchBot):
                     untried = node.untried
                     if untried is None:
                         untried = node.untried = state.legal_actions()
-                    if untried:
-                        index = rng.randrange(len(untried))
+                    if untried and (
+                        widening is None or len(node.children) < widening * sqrt(node.visits + 1)
+                    ):
+                        index = -1
+                        if widening is not None and prior:
+                            guess = state.rollout_action(rng)
+                            if guess not in node.children:
+                                index = untried.index(guess)
+                        if index < 0:
+                            index = rng.randrange(len(untried))
                         untried[index], untried[-1] = untried[-1], untried[index]
                         action = untried.pop()
                         child = node.children[action] = Node(action, player)

@@ -35,12 +35,17 @@ from tikigames.core.state import State
 
 __all__ = [
     "GAME_CAP",
+    "GAME_POLICY",
+    "Budget",
+    "Evaluation",
     "Node",
     "RolloutCap",
+    "RolloutPolicy",
     "SearchBot",
     "backup",
     "iterations",
     "most_visited",
+    "play_out",
     "rollout",
     "select",
     "visit_distribution",
@@ -51,6 +56,15 @@ __all__ = [
 GAME_CAP: Final = "game"
 #: What ``max_rollout`` takes: a number of actions, ``None`` (no cap) or :data:`GAME_CAP`.
 RolloutCap: TypeAlias = int | Literal["game"] | None
+#: ``rollout="game"``: playouts follow the game's :meth:`State.rollout_action
+#: <tikigames.core.state.State.rollout_action>`; ``"uniform"``: every legal action alike.
+GAME_POLICY: Final = "game"
+#: What ``rollout`` takes.
+RolloutPolicy: TypeAlias = Literal["game", "uniform"]
+#: What ``evaluation`` takes: ``"game"``, a playout cut short is worth :meth:`State.evaluate
+#: <tikigames.core.state.State.evaluate>`; ``"returns"``, it is worth ``state.returns()`` (zeros
+#: before the end: "no idea").
+Evaluation: TypeAlias = Literal["game", "returns"]
 
 
 class Node:
@@ -110,23 +124,38 @@ def select(children: Iterable[Node], c: float, log_parent: float | None = None) 
     return best
 
 
-def rollout(
-    state: State[Any, Any, Any], rng: random.Random, max_actions: int | None
-) -> tuple[list[float], int]:
-    """Play uniformly random actions (chance outcomes with their probabilities) until the game
-    ends or ``max_actions`` actions have been played; return ``(returns, actions played)``.
+def play_out(
+    state: State[Any, Any, Any],
+    rng: random.Random,
+    max_actions: int | None,
+    policy: RolloutPolicy = "uniform",
+) -> int:
+    """Play from ``state`` until the game ends or ``max_actions`` actions have been played;
+    return the number of actions played. The state is left where the playout stopped (the
+    caller undoes or discards it).
 
-    At the cap the value is the game's guess, ``state.evaluate()``: for most games its returns
-    as they stand — zeros, so the search learns nothing from a rollout that was cut short but
-    is not misled either — and a heuristic from the board for the games with long playouts.
-    The state is left where the rollout stopped (the caller undoes or discards it).
+    Each action is drawn by ``policy``: ``"uniform"`` (the default) uniformly among the legal
+    actions, ``"game"`` by the game's rollout policy, :meth:`State.rollout_action
+    <tikigames.core.state.State.rollout_action>`; chance outcomes with their probabilities
+    either way.
     """
     steps = 0
     limit = math.inf if max_actions is None else max_actions
+    draw = state.rollout_action if policy == GAME_POLICY else state.random_action
     while steps < limit and not state.is_terminal():
         # Drawn from this state's own legal actions: the unchecked path is safe.
-        state.apply_unchecked(state.random_action(rng))
+        state.apply_unchecked(draw(rng))
         steps += 1
+    return steps
+
+
+def rollout(
+    state: State[Any, Any, Any], rng: random.Random, max_actions: int | None
+) -> tuple[list[float], int]:
+    """A uniformly random playout (:func:`play_out`) scored by the game's guess,
+    ``state.evaluate()`` — the returns themselves once the game is over; returns
+    ``(returns, actions played)``."""
+    steps = play_out(state, rng, max_actions)
     return state.evaluate(), steps
 
 
@@ -140,21 +169,42 @@ def backup(path: Sequence[Node], returns: Sequence[float]) -> None:
             node.total += returns[mover]
 
 
+class Budget:
+    """The search budget, as an iterator: ``count`` iterations, or — when ``seconds`` is given
+    — as many as fit in that many seconds of wall time from its creation (at least one either
+    way). :attr:`spent` counts the iterations started so far.
+
+    >>> from tikigames.bots.search import Budget
+    >>> budget = Budget(3, None)
+    >>> list(budget), budget.spent
+    ([0, 1, 2], 3)
+    """
+
+    def __init__(self, count: int, seconds: float | None) -> None:
+        self.count = max(count, 1)
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.spent = 0
+
+    def __iter__(self) -> Budget:
+        return self
+
+    def __next__(self) -> int:
+        spent = self.spent
+        if spent:
+            deadline = self.deadline
+            if deadline is None:
+                if spent >= self.count:
+                    raise StopIteration
+            elif time.perf_counter() >= deadline:
+                raise StopIteration
+        self.spent = spent + 1
+        return spent
+
+
 def iterations(count: int, seconds: float | None) -> Iterator[int]:
     """The search budget: ``count`` iterations, or — when ``seconds`` is given — as many as fit
-    in that many seconds of wall time from now (at least one either way)."""
-    if seconds is None:
-        return iter(range(max(count, 1)))
-    return _until(time.perf_counter() + seconds)
-
-
-def _until(deadline: float) -> Iterator[int]:
-    done = 0
-    while True:
-        yield done
-        done += 1
-        if time.perf_counter() >= deadline:
-            return
+    in that many seconds of wall time from now (at least one either way): a :class:`Budget`."""
+    return Budget(count, seconds)
 
 
 def most_visited(root: Node, allowed: Container[Hashable] | None = None) -> Node:
@@ -206,7 +256,17 @@ class SearchBot(ABC):
         max_rollout: the cap on one rollout's length in actions: ``"game"`` (the default) for
             the game's own suggestion, :attr:`Game.rollout_cap
             <tikigames.core.game.Game.rollout_cap>`; ``None`` to play to the end. A rollout
-            cut short is worth the game's guess, ``state.evaluate()``.
+            cut short is worth :meth:`evaluate`'s guess.
+        rollout: how a playout picks its actions: ``"game"`` (the default), by the game's
+            rollout policy, :meth:`State.rollout_action
+            <tikigames.core.state.State.rollout_action>`; ``"uniform"``, uniformly at random.
+        evaluation: what a playout cut short is worth: ``"game"`` (the default), the game's
+            guess, :meth:`State.evaluate <tikigames.core.state.State.evaluate>`;
+            ``"returns"``, ``state.returns()`` (zeros before the end). A bot author plugs in
+            their own by overriding :meth:`evaluate` (see ``examples/custom_evaluation.py``).
+
+    ``rollout="uniform", evaluation="returns"`` with ``max_rollout=200`` plays as the search
+    bots of tikigames 0.x before game knowledge (see the bots page's strength ladder).
 
     Raises:
         TypeError: a setting of the wrong type (``iterations=2.5``, ``seconds="1"``…).
@@ -222,6 +282,8 @@ class SearchBot(ABC):
         seconds: float | None = None,
         c: float | None = None,
         max_rollout: RolloutCap = GAME_CAP,
+        rollout: RolloutPolicy = "game",
+        evaluation: Evaluation = "game",
     ) -> None:
         if c is None:
             c = self.default_c
@@ -245,10 +307,23 @@ class SearchBot(ABC):
             raise TypeError(f"max_rollout must be an int, None or {GAME_CAP!r}, not {cap!r}"[:100])
         if cap is not None and cap != GAME_CAP and not (type(cap) is int and cap >= 0):
             raise ValueError(f"max_rollout must be ≥ 0, None or {GAME_CAP!r}, not {cap!r}"[:100])
+        for name, value, choices in (
+            ("rollout", rollout, ("game", "uniform")),
+            ("evaluation", evaluation, ("game", "returns")),
+        ):
+            if value not in choices:
+                raise ValueError(
+                    f"{name} must be {' or '.join(map(repr, choices))}, not {value!r}"[:100]
+                )
         self.iterations = iterations
         self.seconds = None if seconds is None else float(seconds)
         self.c = float(c)
         self.max_rollout = max_rollout
+        self.rollout = rollout
+        self.evaluation = evaluation
+        #: The iterations the last search ran (0 before the first, and after a forced move,
+        #: which is played without searching): what a ``seconds`` budget reached.
+        self.last_iterations = 0
 
     def rollout_cap(self, game: Game[Any, Any, Any]) -> int | None:
         """The cap on a rollout's length in ``game``: ``max_rollout``, or the game's own."""
@@ -258,11 +333,25 @@ class SearchBot(ABC):
     def playout(
         self, state: State[Any, Any, Any], rng: random.Random, max_actions: int | None
     ) -> tuple[list[float], int]:
-        """The playout from a new leaf of the tree: :func:`rollout` (uniformly random actions,
-        at most ``max_actions``), returning ``(returns, actions played)``. A subclass may
-        override it with a smarter policy; it must leave ``state`` where the playout stopped
-        (MCTS undoes that many actions)."""
-        return rollout(state, rng, max_actions)
+        """The playout from a new leaf of the tree: :func:`play_out` with the bot's ``rollout``
+        policy, at most ``max_actions`` actions, scored by :meth:`evaluate`; returns
+        ``(returns, actions played)``. A subclass may override it; it must leave ``state``
+        where the playout stopped (MCTS undoes that many actions)."""
+        steps = play_out(state, rng, max_actions, self.rollout)
+        return self.evaluate(state), steps
+
+    def evaluate(self, state: State[Any, Any, Any]) -> list[float]:
+        """What the position a playout stopped in is worth to each player, each in [−1, 1]:
+        the returns once the game is over; before that (a playout cut short by
+        ``max_rollout``) the game's guess, ``state.evaluate()``, or with
+        ``evaluation="returns"`` zeros.
+
+        The hook for a bot author's own evaluation: override it in a subclass (``state`` is a
+        world drawn from the bot's observation, never the true state).
+        """
+        if self.evaluation == "returns":
+            return state.returns()
+        return state.evaluate()
 
     def act(self, obs: Observation[Any], rng: random.Random) -> Action:
         """Search from ``obs`` and return the chosen action, one of ``obs.legal_actions()``.
@@ -313,8 +402,13 @@ class SearchBot(ABC):
         if not legal:
             raise ValueError(f"{self!r} was asked to act when it has no legal action")
         if len(legal) == 1:
+            self.last_iterations = 0
             return legal[0], {legal[0]: 1.0}
-        return self._search(obs, legal, rng, iterations(self.iterations, self.seconds))
+        budget = Budget(self.iterations, self.seconds)
+        try:
+            return self._search(obs, legal, rng, budget)
+        finally:
+            self.last_iterations = budget.spent
 
     @abstractmethod
     def _search(
@@ -329,12 +423,27 @@ class SearchBot(ABC):
             if self.seconds is not None
             else (f"iterations={self.iterations}")
         )
-        return f"{type(self).__name__}({budget}, c={self.c}, max_rollout={self.max_rollout!r})"
+        knowledge = "".join(
+            f", {name}={value!r}"
+            for name, value in (("rollout", self.rollout), ("evaluation", self.evaluation))
+            if value != "game"
+        )
+        return (
+            f"{type(self).__name__}({budget}, c={self.c}, max_rollout={self.max_rollout!r}"
+            f"{knowledge})"
+        )
 
     def settings(self) -> tuple[Any, ...]:
         """The settings that make two bots of a class play alike: ``(iterations, seconds, c,
-        max_rollout)``."""
-        return (self.iterations, self.seconds, self.c, self.max_rollout)
+        max_rollout, rollout, evaluation)``."""
+        return (
+            self.iterations,
+            self.seconds,
+            self.c,
+            self.max_rollout,
+            self.rollout,
+            self.evaluation,
+        )
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

@@ -113,6 +113,11 @@ class Game(ABC, Generic[S, Obs, R]):
     #: starts; a game with long random playouts and a useful :meth:`State.evaluate
     #: <tikigames.core.state.State.evaluate>` sets it short, and its guess scores the rest.
     rollout_cap: ClassVar[int | None] = 200
+    #: The progressive widening :class:`~tikigames.bots.MCTSBot` uses by default
+    #: (``widening="game"``): a node visited ``n`` times has at most ``ceil(widening · √(n+1))``
+    #: children, so a game with hundreds of legal actions a move (Paikō) gets a tree that
+    #: deepens instead of a flat list; ``None`` (the default) expands every action first.
+    widening: ClassVar[float | None] = None
     #: How long a search bot that plays a person thinks per move when it is given no budget
     #: (the terminal's bots and ``hint``, the game server's bots), in seconds: a bot that
     #: answers in about a second, whatever the game — an iteration count would take a tenth of

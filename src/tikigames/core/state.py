@@ -16,6 +16,7 @@ A game subclasses :class:`State` and writes only its rules, as a handful of hook
 ``_position_key()``          a hashable tuple of everything ``==`` compares
 ``returns()``                per player
 ``evaluate()``               optional: a heuristic guess of the returns (default: ``returns()``)
+``rollout_action(rng)``      optional: the search bots' playout policy (default: uniform)
 ===========================  ================================================================
 
 What is the same in every game is done here from the game's declarations
@@ -414,6 +415,29 @@ class State(ABC, Generic[A, G, Obs]):
         if self.current_player() == CHANCE:
             return self.sample_chance(rng)
         return self._draw_legal(rng)
+
+    def rollout_action(self, rng: Random) -> A:
+        """The action a search bot's playout takes here: the game's *rollout policy*.
+
+        The default is :meth:`random_action` (uniform; chance outcomes with their
+        probabilities). A game overrides it with a cheap policy that plays more like a person —
+        captures first, pieces forward, a home completed — so that a playout cut short after
+        :attr:`Game.rollout_cap <tikigames.core.game.Game.rollout_cap>` actions ends in a
+        position its :meth:`evaluate` can judge. It must return a legal action (a chance
+        outcome drawn with its probability at a chance node), draw only from ``rng``, and may
+        read the whole state, hidden parts included, like :meth:`evaluate`: a bot calls it on
+        a world it drew with ``game.resample``, never on the true state. A heuristic for
+        search bots, not a rule; ``SearchBot(rollout="uniform")`` ignores it.
+
+        >>> import random, tikigames
+        >>> state = tikigames.load("tactiki").new_initial_state()
+        >>> state.rollout_action(random.Random(0)) in state.legal_actions()
+        True
+
+        Raises:
+            IllegalActionError: the game is over.
+        """
+        return self.random_action(rng)
 
     def _draw_legal(self, rng: Random) -> A:
         """One action of the legal list drawn uniformly with one ``rng.random()`` (a third of
