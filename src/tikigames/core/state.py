@@ -649,6 +649,15 @@ class State(ABC, Generic[A, G, Obs]):
 
     # ----------------------------------------------------------------- protected operations
 
+    def _legal_shared(self) -> list[A]:
+        """The legal list of this position, generated and cached if need be: the cache itself,
+        which the caller must not change — for a game's :meth:`rollout_action`, which reads it
+        at every playout step without the copy :meth:`legal_actions` makes."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate_legal()
+        return legal
+
     def _legal_if_cached(self) -> list[A] | None:
         """The legal list of this position if it was generated already (the caller must not
         change it), else ``None``: for a game's :meth:`random_action` that draws without the

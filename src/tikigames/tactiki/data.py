@@ -122,3 +122,33 @@ class TacTikiRules:
 
     strict_statue: bool
     max_turns: int | None
+
+
+# ----------------------------------------------------------------- search bots' heuristics
+
+
+#: The deepest a piece counts as lying under others in ``STATUE_COSTS`` (deeper is as deep).
+MAX_DEPTH: Final = 9
+
+
+def _statue_costs(player: int) -> tuple[tuple[int, ...], ...]:
+    """Per square and depth (``square * (MAX_DEPTH + 1) + depth``), the single moves a piece of
+    ``player``'s lying under ``depth`` others needs to reach each of the opponent's start
+    fields (file a to e): the rows still ahead, the files across, and one per piece above it
+    (each must move away first)."""
+    target_row = START_ROW[1 - player]
+    return tuple(
+        tuple(abs(target_row - sq // SIZE) + abs(file - sq % SIZE) + depth for file in range(SIZE))
+        for sq in range(NUM_SQUARES)
+        for depth in range(MAX_DEPTH + 1)
+    )
+
+
+#: ``STATUE_COSTS[player][square * (MAX_DEPTH + 1) + depth][file]``: see ``_statue_costs``;
+#: what the search bots' evaluation counts (a heuristic, not a rule).
+STATUE_COSTS: Final = (_statue_costs(TIKI), _statue_costs(TAC))
+#: ``ADVANCE[player][square]``: rows ``square`` lies ahead of ``player``'s start row (0–4),
+#: for the search bots' rollout policy (a heuristic, not a rule).
+ADVANCE: Final = tuple(
+    tuple(abs(sq // SIZE - START_ROW[player]) for sq in range(NUM_SQUARES)) for player in (0, 1)
+)

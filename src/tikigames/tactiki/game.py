@@ -44,6 +44,9 @@ class TacTiki(Game[TacTikiState, TacTikiObservation, TacTikiRules]):
     svg_observation = staticmethod(svg_observation)
     encoder_class = TacTikiEncoder
     rules_summary = RULES_SUMMARY
+    #: A playout of the search bots stops after this many actions and is scored by the
+    #: statue race (``TacTikiState.evaluate``): a heuristic for search bots, not a rule.
+    rollout_cap = 0
     option_specs = (
         Option(
             "strict_statue",

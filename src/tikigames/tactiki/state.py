@@ -23,6 +23,7 @@ rewrites them, through :meth:`TacTikiState.undo_record` and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from operator import add
 from random import Random
@@ -48,7 +49,9 @@ from tikigames.tactiki.actions import (
     TacTikiAction,
 )
 from tikigames.tactiki.data import (
+    ADVANCE,
     COPIES,
+    MAX_DEPTH,
     NUM_SQUARES,
     ON_START,
     OUTCOME,
@@ -59,6 +62,7 @@ from tikigames.tactiki.data import (
     SQUARES,
     START_SQUARES,
     STATUE,
+    STATUE_COSTS,
     TacTikiRules,
     rank_of,
     seat_words,
@@ -79,6 +83,24 @@ TAG_SHIFT = 6
 #: ``code & _ORIGIN == REINCARNATED``: a reincarnated piece no battle has revealed yet, whose
 #: first reveal takes its rank off the public candidates of its owner's pool.
 _ORIGIN = REINCARNATED | REVEALED
+
+
+# The search bots' knowledge (see ``evaluate`` and ``rollout_action``): heuristics, not rules.
+#: Moves a statue race counts for an opponent's start field whose top piece is the opponent's
+#: (it has to be attacked first).
+EVAL_ATTACK: Final = 2.0
+#: Moves a race counts for a piece of the defeated pool (a reincarnation turn, then the way).
+EVAL_POOL: Final = 7.0
+#: Moves of the race one piece more on the board is worth.
+EVAL_MATERIAL: Final = 0.5
+#: The race's lead in moves that ``tanh`` turns into a value of about 0.76.
+EVAL_SCALE: Final = 2.0
+#: The rollout policy's draws per action (the best of them is played).
+ROLLOUT_DRAWS: Final = 3
+#: A race that cannot finish (fewer than five pieces left for any field).
+_FAR: Final = 99.0
+#: Depths per square in ``STATUE_COSTS``.
+_DEPTHS: Final = MAX_DEPTH + 1
 
 
 def result_words(winner: int | None, passes: int) -> str:
@@ -363,6 +385,141 @@ class TacTikiState(State[TacTikiAction, "TacTiki", "TacTikiObservation"]):
         """:meth:`State.random_action <tikigames.State.random_action>` without the test for a
         chance node, which TacTiki never has (a tenth of a random playout's time, measured)."""
         return self._draw_legal(rng)
+
+    # ----------------------------------------------------------------- search bots' knowledge
+
+    def evaluate(self) -> list[float]:
+        """The returns once over; before that a guess from the statue race, a heuristic for
+        search bots, not a rule (bots call it on worlds they drew, so it reads every rank).
+
+        Each player's race is the fewest single moves they need to finish a statue on one of
+        the opponent's start fields: the pieces still missing there (five less the player's
+        own already there under their own top piece), each brought by the nearest of the
+        player's movable pieces (its distance in moves, plus one per piece above it: see
+        ``STATUE_COSTS``; a piece of the defeated pool costs ``EVAL_POOL``), plus
+        ``EVAL_ATTACK`` where the opponent holds the field's top; with ``strict_statue`` a
+        field where the opponent's piece lies under the player's top is out of the race. The
+        player to move is
+        credited with the moves left in their turn, each piece on the board with
+        ``EVAL_MATERIAL`` moves. The lead ``d`` in moves gives ``tanh(d / EVAL_SCALE)`` to the
+        leader and its opposite to the other. The setup is even: ``[0, 0]``."""
+        phase = self._phase
+        if phase != PLAY:
+            return self.returns() if phase == OVER else [0.0, 0.0]
+        board = self._board
+        # Per player: the costs of its movable pieces to each opponent's start field (one
+        # tuple of five per piece), its pieces already in each of those fields (under its own
+        # top), and what each field costs beyond the pieces (an attack, or no statue ever).
+        pieces: list[list[tuple[int, ...]]] = [[], []]
+        have = [[0] * 5, [0] * 5]
+        extra = [[0.0] * 5, [0.0] * 5]
+        costs = STATUE_COSTS
+        strict = self._rules.strict_statue
+        for square in range(NUM_SQUARES):
+            column = board[square]
+            if not column:
+                continue
+            index = len(column) - 1
+            top = column[index] & 1
+            base = square * _DEPTHS
+            if square < 5 or square >= 20:
+                # A start field: its owner's pieces move only from the top run; the intruder's
+                # pieces are locked, and count toward a statue when the intruder holds the top.
+                owner = 0 if square < 5 else 1
+                if top != owner:
+                    held = 0
+                    for code in column:
+                        if code & 1 == top:
+                            held += 1
+                    have[top][square % 5] = held
+                    if strict and held < len(column):
+                        extra[top][square % 5] = _FAR  # an owner's piece under: never a statue
+                    continue
+                extra[1 - owner][square % 5] = EVAL_ATTACK
+                table = costs[owner]
+                own = pieces[owner]
+                while index >= 0 and column[index] & 1 == owner:
+                    own.append(table[base])
+                    if base % _DEPTHS < MAX_DEPTH:
+                        base += 1
+                    index -= 1
+                continue
+            end = base + MAX_DEPTH
+            while index >= 0:
+                owner = column[index] & 1
+                pieces[owner].append(costs[owner][base])
+                if base < end:
+                    base += 1
+                index -= 1
+        pool = self._pool
+        race = [0.0, 0.0]
+        for player in (0, 1):
+            mine = pieces[player]
+            count = len(mine)
+            spare = pool[6 * player]
+            best = _FAR
+            file = 0
+            # One tuple per file: every movable piece's cost to that field.
+            for each in zip(*mine, strict=True) if mine else [()] * 5:
+                need = STATUE - have[player][file]
+                if count >= need:
+                    cost = float(sum(sorted(each)[:need]))
+                elif count + spare >= need:
+                    cost = sum(each) + EVAL_POOL * (need - count)
+                else:
+                    file += 1
+                    continue
+                cost += extra[player][file]
+                if cost < best:
+                    best = cost
+                file += 1
+            race[player] = best - EVAL_MATERIAL * (PIECES_PER_PLAYER - spare)
+        race[self._player] -= 2 - self._step
+        value = math.tanh((race[1] - race[0]) / EVAL_SCALE)
+        return [value, -value]
+
+    def rollout_action(self, rng: Random) -> TacTikiAction:
+        """The search bots' playout policy, a heuristic, not a rule: the best of
+        ``ROLLOUT_DRAWS`` uniform draws from the legal actions (the first drawn on a tie),
+        by a score read off the board: a move onto an opponent's start field the mover holds
+        (a statue grows) 5, onto an empty one 4; an attack whose first battle the mover wins
+        3, ties 1, loses −3; a forward move 1 more; a reincarnation 1. It reads the ranks
+        (bots call it on worlds they drew) and draws only from ``rng``."""
+        legal = self._legal_shared()
+        count = len(legal)
+        if count == 0:
+            return self._draw_legal(rng)  # raises: the game is over
+        if count == 1 or self._phase != PLAY:
+            return legal[int(rng.random() * count)]
+        player = self._player
+        board = self._board
+        advance = ADVANCE[player]
+        opponent_start = ON_START[1 - player]
+        best = legal[0]
+        best_score = -9  # below every score: the first draw is taken
+        for _ in range(ROLLOUT_DRAWS):
+            action = legal[int(rng.random() * count)]
+            kind = action.kind
+            if kind == MOVE:
+                target = action.target
+                score = advance[target] - advance[action.square]
+                column = board[target]
+                if column:
+                    top = column[-1]
+                    if top & 1 != player:
+                        result = OUTCOME[board[action.square][-1] >> 1 & 7][top >> 1 & 7]
+                        score += 3 if result > 0 else (1 if result == 0 else -3)
+                    elif opponent_start[target]:
+                        score += 5
+                elif opponent_start[target]:
+                    score += 4
+            elif kind == REINCARNATE:
+                score = 1
+            else:
+                score = 0
+            if score > best_score:
+                best, best_score = action, score
+        return best
 
     # ----------------------------------------------------------------- apply / undo
 
