@@ -246,6 +246,11 @@ HOME_BITS: Final = tuple(sum(BIT[s] for s in range(NUM_SQUARES) if HOME[p][s]) f
 THREAT_BITS: Final = tuple(tuple(sum(BIT[t] for t in row) for row in rows) for rows in THREAT)
 #: ``COVER_BITS[kind][s]``: ``COVER[kind][s]`` as a mask.
 COVER_BITS: Final = tuple(tuple(sum(BIT[t] for t in row) for row in rows) for rows in COVER)
+#: ``THREATENED_FROM_BITS[kind][s]``: ``THREATENED_FROM[kind][s]`` as a mask (where a tile
+#: must end a move to threaten s: the search bots' rollout policy looks for captures with it).
+THREATENED_FROM_BITS: Final = tuple(
+    tuple(sum(BIT[t] for t in row) for row in rows) for rows in THREATENED_FROM
+)
 #: The bytes of a mask (``mask.to_bytes(MASK_BYTES, "little")``) …
 MASK_BYTES: Final = (16 * SIZE + 7) // 8
 #: … and ``BYTE_SQUARES[i][b]``: the squares of byte ``i`` when it is ``b``, in index order.

@@ -96,6 +96,7 @@ __all__ = [
     "sample_turn_action",
     "sole_cover",
     "supply_of",
+    "tile_actions",
     "turn_actions",
 ]
 
@@ -427,6 +428,33 @@ def turn_actions(
             legal += [row_r[t] for t in targets if safe(maps, p, WATER_N, t, exposed)]
         else:
             legal += map(row_r.__getitem__, targets) if pick is None else pick(row_r)
+    return legal
+
+
+def tile_actions(
+    table: PaikoTable,
+    board: list[int],
+    maps: PaikoMaps,
+    p: int,
+    squares: list[int],
+    square: int,
+    blocked: int,
+) -> list[PaikoAction]:
+    """The legal actions of p's one tile on ``square`` (which may move): its shifts, turns and,
+    for a Water, redeploys — the part of :func:`turn_actions` that is that tile's, by the same
+    functions. ``squares``: p's squares; ``blocked``: as for :func:`turn_actions`. For the
+    search bots' rollout policy, which checks a few moves of one tile without the whole list."""
+    fragile, shaky = fragile_of(maps, p, squares)
+    legal: list[PaikoAction] = []
+    turns, waters = _piece_moves(table, board, maps, p, [square], blocked, fragile, shaky, legal)
+    legal += turns
+    for origin, exposed in waters:
+        row_r = cast("tuple[PaikoAction, ...]", table.redeploys[origin])
+        legal += [
+            row_r[t]
+            for t in squares_of(deploy_targets(maps, p))
+            if not exposed or safe(maps, p, WATER_N, t, exposed)
+        ]
     return legal
 
 

@@ -46,14 +46,19 @@ from tikigames.paiko.actions import (
     PaikoAction,
 )
 from tikigames.paiko.data import (
+    BIT,
     COPIES,
     COVER,
+    COVER_BITS,
     DRAFT_ORDER,
     DRAFTING,
+    FACED,
     FACINGS,
+    FAR_BITS,
     FIRE,
     FOLLOW_UP,
     LOTUS,
+    NEAR_BITS,
     NUM_SQUARES,
     NUM_TILES,
     OVER,
@@ -61,25 +66,34 @@ from tikigames.paiko.data import (
     PICKING,
     PLAYING,
     SAI,
+    SHIFT_RANGE,
     SQUARE_INDEX,
     SQUARE_NAMES,
     THREAT,
     THREAT_BITS,
+    THREATENED_FROM_BITS,
     TIE_LOST,
     TIE_POINTS,
     TILES,
     VALUE,
+    WATER,
     WIN_POINTS,
+    fire_unsafe,
+    nth_square,
     result_words,
+    squares_of,
 )
-from tikigames.paiko.maps import PaikoMaps
+from tikigames.paiko.maps import BLOCKED, PaikoMaps
 from tikigames.paiko.movegen import (
     GROUP,
     Setup,
     Supply,
+    deploy_targets,
     follow_up_actions,
+    fragile_of,
     sample_turn_action,
     supply_of,
+    tile_actions,
     turn_actions,
 )
 
@@ -91,6 +105,42 @@ __all__ = ["PaikoState"]
 
 #: Where the board stores "no tile".
 EMPTY: Final = -1
+
+#: The rollout policy (:meth:`PaikoState.rollout_action`), a heuristic for search bots, not a
+#: rule: how many uniform candidates a playout step weighs …
+ROLLOUT_CANDIDATES: Final = 4
+#: … or at a node of the tree (the legal list at hand: a candidate is one ``rng.random()``) …
+NODE_CANDIDATES: Final = 48
+#: … the chance that it takes the first of them unweighed (playouts stay varied) …
+ROLLOUT_EXPLORE: Final = 0.1
+#: … what a capture is worth beside the captured tile's points (half a point: the evaluation's
+#: weight of a lost tile) …
+CAPTURE_WORTH: Final = 0.5
+#: … and the share of a tile's worth (its points and :data:`CAPTURE_WORTH`) lost by leaving it
+#: one threat from capture (or won by taking it out of there).
+RISK: Final = 0.75
+
+#: ``ATTACK_BITS[tile][s]``: where a tile of that type (in any facing) threatens s from.
+ATTACK_BITS: Final = tuple(
+    tuple(
+        THREATENED_FROM_BITS[tile << 2][s]
+        | THREATENED_FROM_BITS[tile << 2 | 1][s]
+        | THREATENED_FROM_BITS[tile << 2 | 2][s]
+        | THREATENED_FROM_BITS[tile << 2 | 3][s]
+        for s in range(NUM_SQUARES)
+    )
+    for tile in range(NUM_TILES)
+)
+#: ``MOVE_BITS[tile][s]``: the squares a tile of that type on s may shift to over an empty
+#: board, and its own square if it may turn (a Water's redeploys aside).
+MOVE_BITS: Final = tuple(
+    tuple(
+        (NEAR_BITS[s] | FAR_BITS[s] if SHIFT_RANGE[tile] > 1 else NEAR_BITS[s])
+        | (BIT[s] if FACED[tile] else 0)
+        for s in range(NUM_SQUARES)
+    )
+    for tile in range(NUM_TILES)
+)
 
 #: The state's fields, declared once (see :attr:`State.position_fields`).
 _FIELDS: Final = (
@@ -479,6 +529,227 @@ class PaikoState(State[PaikoAction, "Paiko", "PaikoObservation"]):
             blocked, rng,
         )  # fmt: skip
         return super().random_action(rng) if action is None else action
+
+    def rollout_action(self, rng: Random) -> PaikoAction:
+        """The search bots' playout policy: captures first, then points, and tiles kept out of
+        reach — a heuristic for search bots, not a rule (``MCTSBot`` also expands first the
+        move it picks, a prior).
+
+        During a turn, when an opponent tile is one threat from capture (its danger is 1): a
+        deploy of the hand that threatens it (:meth:`_capturing_deploy`: it always captures),
+        else the best capturing shift, turn or redeploy (:meth:`_capturing_move`). Otherwise
+        :data:`ROLLOUT_CANDIDATES` uniform draws (:meth:`random_action`, which builds no legal
+        list; :data:`NODE_CANDIDATES` when the list is at hand, as at a node of the tree, where
+        a draw is one ``rng.random()``) are weighed by :meth:`_rollout_worth` and the best is
+        played, the first on a tie; with probability :data:`ROLLOUT_EXPLORE` the first is
+        played unweighed, so that playouts stay varied. In a Sai's follow-up it stays when
+        that captures; the draft, the picks and the other follow-ups are uniform. A step costs
+        about 4 uniform draws, not a legal list.
+
+        >>> import random, tikigames
+        >>> state = tikigames.load("paiko").new_initial_state()
+        >>> rng = random.Random(2)
+        >>> while state.phase() != "play":
+        ...     state.apply_unchecked(state.rollout_action(rng))
+        >>> state.rollout_action(rng) in state.legal_actions()
+        True
+        """
+        phase = self._phase
+        if phase != PLAYING:
+            if phase == FOLLOW_UP and self._sai_captures():
+                return self._lay.table.stay
+            return self.random_action(rng)
+        p = self._mover
+        prey = self._prey(1 - p)
+        if prey:
+            capture = self._capturing_deploy(p, prey)
+            if capture is None:
+                capture = self._capturing_move(p, prey)
+            if capture is not None:
+                return capture
+        best = self.random_action(rng)
+        if rng.random() < ROLLOUT_EXPLORE:
+            return best
+        best_worth = self._rollout_worth(best, p, prey)
+        candidates = ROLLOUT_CANDIDATES if self._legal_if_cached() is None else NODE_CANDIDATES
+        for _ in range(candidates - 1):
+            action = self.random_action(rng)
+            worth = self._rollout_worth(action, p, prey)
+            if worth > best_worth:
+                best, best_worth = action, worth
+        return best
+
+    def _sai_captures(self) -> bool:
+        """Whether the deployed Sai awaiting its follow-up threatens an opponent tile that is
+        capturable now (so ``stay`` captures it)."""
+        sai = self._sai
+        q = 1 - self._mover
+        board = self._board
+        danger = self._maps.danger[q]
+        for s in THREAT[board[sai] & 31][sai]:
+            if board[s] >= 0 and board[s] >> 5 == q and danger[s] > BLOCKED + 1:
+                return True
+        return False
+
+    def _prey(self, q: int) -> int:
+        """The squares of q's tiles that one more threat captures (danger 1), as a mask."""
+        danger = self._maps.danger[q]
+        prey = 0
+        for s in self._tiles[q]:
+            if danger[s] > BLOCKED:
+                prey |= BIT[s]
+        return prey
+
+    def _capturing_deploy(self, p: int, prey: int) -> PaikoAction | None:
+        """A deploy of p's hand that threatens a tile of ``prey`` (:meth:`_prey`), so captures
+        it, else ``None``: the first found, by tile and facing. A Sai is left out (it captures
+        only once its follow-up is done), and a Fire that would threaten a fragile own tile
+        (the deploy rule)."""
+        supply = self._supply[p]
+        if supply is None:
+            supply = self._supply_of(p)
+        tiles = supply[1][2]
+        if not tiles:
+            return None
+        maps = self._maps
+        targets = deploy_targets(maps, p)
+        if not targets:
+            return None
+        table = self._lay.table
+        for s in self._tiles[1 - p]:
+            if not BIT[s] & prey:
+                continue
+            for tile in tiles:
+                if tile in (LOTUS, SAI):
+                    continue
+                for facing in range(4) if FACED[tile] else range(1):
+                    found = THREATENED_FROM_BITS[tile << 2 | facing][s] & targets
+                    if found and tile == FIRE:
+                        fragile = fragile_of(maps, p, self._tiles[p])[0]
+                        if fragile:
+                            found ^= found & fire_unsafe(fragile)[facing]
+                    if found:
+                        return table.deploys[tile][nth_square(found, 0)][facing]
+        return None
+
+    def _capturing_move(self, p: int, prey: int) -> PaikoAction | None:
+        """A shift, turn or Water's redeploy of p that newly threatens a tile of ``prey``
+        (:meth:`_prey`), so captures it — the best of them by :meth:`_rollout_worth` — else
+        ``None``. Masks find the tiles that could end a move on a square threatening one (in
+        reach, ``MOVE_BITS``; not too dangerous to enter, ``maps.free``; threatening it from
+        there, ``ATTACK_BITS``; for a Water's redeploy, a deploy square); only for those are
+        the tile's legal actions listed (:func:`~tikigames.paiko.movegen.tile_actions`) to
+        check its candidate moves."""
+        board = self._board
+        table = self._lay.table
+        maps = self._maps
+        blocked = self._blocked(p)
+        free = maps.free[p]
+        targets = -1
+        best: PaikoAction | None = None
+        best_worth = -math.inf
+        victims = [s for s in self._tiles[1 - p] if BIT[s] & prey]
+        for src in self._moving[p]:
+            if src == blocked:
+                continue
+            kind = board[src] & 31
+            tile = kind >> 2
+            here = BIT[src]
+            zone = MOVE_BITS[tile][src] & (free | here)
+            threat = THREAT_BITS[kind][src]
+            found: list[PaikoAction] = []
+            for s in victims:
+                if threat & BIT[s]:
+                    continue
+                spots = ATTACK_BITS[tile][s] & zone
+                if tile == WATER:
+                    if targets < 0:
+                        targets = deploy_targets(maps, p)
+                    landing = THREATENED_FROM_BITS[kind][s] & targets
+                    if landing:
+                        row = table.redeploys[src]
+                        for dst in squares_of(landing):
+                            redeploy = row[dst]
+                            if redeploy is not None:
+                                found.append(redeploy)
+                if not spots:
+                    continue
+                faced = FACED[tile]
+                if spots ^ (spots & here):
+                    rows = table.shift_actions[src]
+                    for i, bit in enumerate(table.shift_bits[src]):
+                        if bit & spots:
+                            for facing in range(4) if faced else range(1):
+                                if THREATENED_FROM_BITS[tile << 2 | facing][s] & bit:
+                                    found.append(rows[i][facing])
+                if spots & here:
+                    for facing in range(4):
+                        if (
+                            facing != kind & 3
+                            and THREATENED_FROM_BITS[tile << 2 | facing][s] & here
+                        ):
+                            found.append(table.turns[src][facing])
+            if not found:
+                continue
+            legal = tile_actions(table, board, maps, p, self._tiles[p], src, blocked)
+            for action in found:
+                if action in legal:
+                    worth = self._rollout_worth(action, p, prey)
+                    if worth > best_worth:
+                        best, best_worth = action, worth
+        return best
+
+    def _rollout_worth(self, action: PaikoAction, p: int, prey: int) -> float:
+        """How good p's ``action`` looks to the rollout policy, from the maps before it (a
+        heuristic for search bots, not a rule): the points it gains (a tile's value where it
+        ends minus where it was), each tile of ``prey`` it newly threatens (captured: its
+        points and :data:`CAPTURE_WORTH`), less :data:`RISK` times the moved tile's worth if
+        it ends one threat from capture, plus as much if it leaves such a square. A draw, a
+        Lotus or a pass is worth 0."""
+        kind = action.kind
+        board = self._board
+        if kind == DEPLOY:
+            tile = action.tile
+            if tile == LOTUS:
+                return 0.0
+            new = tile << 2 | action.facing
+            dst = action.dst
+            src = -1
+            old = 0
+            worth = float(VALUE[p][dst])
+        elif SHIFT <= kind <= REDEPLOY:
+            src, dst = action.src, action.dst
+            old = board[src] & 31
+            new = old & ~3 | action.facing
+            worth = float(VALUE[p][dst] - VALUE[p][src])
+        else:
+            return 0.0
+        hits = THREAT_BITS[new][dst] & prey
+        if hits and src >= 0:
+            hits ^= hits & THREAT_BITS[old][src]
+        q = 1 - p
+        if hits:
+            for s in self._tiles[q]:
+                if BIT[s] & hits:
+                    worth += CAPTURE_WORTH
+                    if board[s] >> 2 & 7 != LOTUS:
+                        worth += VALUE[q][s]
+        maps = self._maps
+        against = maps.against[p][dst]
+        cover = maps.cover[p][dst]
+        bit = BIT[dst]
+        if new >> 2 == FIRE:
+            against += 1  # a Fire threatens its own square
+        if src >= 0:
+            if THREAT_BITS[old][src] & bit and old >> 2 == FIRE:
+                against -= 1  # the Fire's own threat there moves with it
+            if COVER_BITS[old][src] & bit:
+                cover -= 1
+            if maps.danger[p][src] > BLOCKED:
+                worth += RISK * (VALUE[p][src] + CAPTURE_WORTH)
+        if against - (cover > 0) >= 1:
+            worth -= RISK * (VALUE[p][dst] + CAPTURE_WORTH)
+        return worth
 
     # ----------------------------------------------------------------- apply / undo
 
