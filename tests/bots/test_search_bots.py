@@ -20,6 +20,8 @@ from tikigames import Action, Observation, State
 from tikigames.bots import Bot, ISMCTSBot, MCTSBot, RandomBot, SearchBot
 from tikigames.bots.search import GAME_CAP, RolloutCap, rollout, visit_distribution
 
+from .before import before
+
 SEARCH_BOTS: list[type[SearchBot]] = [MCTSBot, ISMCTSBot]
 
 
@@ -177,6 +179,10 @@ def test_default_settings_are_the_documented_ones() -> None:
     assert "max_rollout='game'" in repr(MCTSBot())
 
 
+#: Each game's playout length before its guess (tuned at 50 ms a move: see the games' pages).
+ROLLOUT_CAPS = {"paiko": 4, "tactik": 20, "tactiki": 0, "tiki_topple": 5}
+
+
 @pytest.mark.parametrize("name", tikigames.GAMES)
 @pytest.mark.parametrize("cls", SEARCH_BOTS)
 def test_the_default_rollout_cap_is_the_games(name: str, cls: type[SearchBot]) -> None:
@@ -194,7 +200,7 @@ def test_the_default_rollout_cap_is_the_games(name: str, cls: type[SearchBot]) -
     Recording(iterations=5, max_rollout=None).act(obs, random.Random(0))
     assert caps == [game.rollout_cap] * 5 + [7] * 5 + [None] * 5
     assert cls().rollout_cap(game) == game.rollout_cap
-    assert game.rollout_cap == (20 if name in ("paiko", "tactik") else 200)
+    assert game.rollout_cap == ROLLOUT_CAPS[name]
 
 
 # ----------------------------------------------------------------- budgets
@@ -242,11 +248,11 @@ def test_rollouts_cut_short_are_worth_the_games_guess() -> None:
     assert returns == state.evaluate() and returns != [0.0, 0.0]
 
 
-def test_rollouts_stop_at_the_cap_with_zero_value() -> None:
+def test_rollouts_stop_at_the_cap_with_the_games_guess() -> None:
     state: State[Any] = tikigames.load("tiki_topple").new_initial_state()
     before = state.to_json()
     returns, steps = rollout(state, random.Random(0), 10)
-    assert (returns, steps) == ([0.0, 0.0], 10) and len(state.history()) == 10
+    assert (returns, steps) == (state.evaluate(), 10) and len(state.history()) == 10
     for _ in range(steps):
         state.undo_action()
     assert state.to_json() == before
@@ -310,7 +316,8 @@ def variants(name: str) -> list[tikigames.Game[Any]]:
 @pytest.mark.parametrize("name", sorted({name for name, _ in PINNED}))
 @pytest.mark.parametrize("cls", SEARCH_BOTS)
 def test_act_is_unchanged_and_act_and_policy_agrees(name: str, cls: type[SearchBot]) -> None:
-    bot = cls(iterations=25, max_rollout=30)
+    # Pinned before game knowledge: the bots set to play as then (with a cap of 30).
+    bot = cls(iterations=25, **before(name, cls, max_rollout=30))
     chosen: list[int] = []
     for game in variants(name):
         for index, obs in enumerate(positions(game, 6, seed=7)):

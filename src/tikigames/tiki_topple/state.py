@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from math import sqrt, tanh
 from random import Random
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
@@ -37,6 +38,7 @@ from tikigames.tiki_topple.data import (
     CARD_NAMES,
     NUM_SECRETS,
     NUM_TIKIS,
+    SECRET_CARDS,
     TIKIS,
     TOAST,
     TOPPLE,
@@ -64,6 +66,31 @@ _HAND_TEXTS: dict[tuple[int, ...], tuple[str, ...]] = {
     counts: tuple(CARD_NAMES[kind] for kind in range(5) for _ in range(counts[kind]))
     for counts in product(range(3), repeat=5)
 }
+
+# Knowledge for the search bots: heuristics, not rules (see the game's page, "For search
+# bots").
+
+#: ``evaluate``: a lead of this many points, with one round still to play, is worth tanh(1)
+#: ≈ 0.76 (about the spread of one round's lead between two players; random play gives 4.8).
+_ROUND_SPREAD: Final = 6.0
+#: ``evaluate``: the spread still to come when no card is left to play (a round in progress
+#: always leaves something to chance in the guess, and the scale never reaches 0).
+_SPREAD_FLOOR: Final = 0.05
+#: ``rollout_action``: the share of moves drawn uniformly (the others are the mover's best).
+_EXPLORE: Final = 0.2
+#: ``rollout_action``: what a secret card's top, middle and bottom tiki is worth at each
+#: position (top first): the points it scores there, then less the farther down it stands
+#: (a tiki a few places down can still be lifted into its place).
+_POTENTIAL: Final = (
+    (9.0, 5.0, 4.0, 3.0, 2.0, 1.5, 1.0, 0.5, 0.25),
+    (5.0, 5.0, 3.0, 2.0, 1.5, 1.0, 0.5, 0.25, 0.1),
+    (2.0, 2.0, 2.0, 1.2, 0.8, 0.5, 0.3, 0.2, 0.1),
+)
+#: Per secret card, per tiki: the tiki's slot on the card (0 top, 1 middle, 2 bottom), or −1.
+_SLOTS: Final = tuple(
+    tuple(card.index(tiki) if tiki in card else -1 for tiki in range(NUM_TIKIS))
+    for card in SECRET_CARDS
+)
 
 # Phases.
 _LINE, _SECRET, _PLAY, _OVER = range(4)
@@ -433,6 +460,93 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
             return by_mask[TOPPLE][present if topple_bottom else present ^ 1 << line[-1]][index]
         return lay.toast
 
+    def rollout_action(self, rng: Random) -> TikiToppleAction:
+        """The search bots' playout policy: each player plays for its own secret card, as a
+        person would — a heuristic for search bots, not a rule.
+
+        One move in five is uniform (:meth:`random_action`, also at chance nodes). Otherwise
+        the mover weighs a few candidate moves by how much they change each card's
+        *potential* — the worth of each of its tikis where it stands (``_POTENTIAL``: the
+        points it scores there, less and less the farther down it stands): its own card's
+        change less the mean of the other players' cards' changes. The candidates are an Up
+        card on one of its own tikis, Topple on another player's tiki or on the tiki just above
+        one of its own, and Toast; the best one is played if it gains anything, else a uniform
+        move. It reads every secret card: a search bot calls it on worlds drawn from its
+        observation, where the other players' cards are guesses, and so expects each of them
+        to play for the card it holds in that world. It costs 7–9 times
+        :meth:`random_action`; the bots' playouts are short (:attr:`TikiTopple.rollout_cap
+        <tikigames.tiki_topple.TikiTopple.rollout_cap>`).
+
+        >>> import random, tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> for text in ["line nani,wikiwiki,huhu,lokahi,akamai,nui,hookipa,kapu,eepo",
+        ...              "secret 21", "secret 0"]:  # player 1's top tiki, nani, stands first
+        ...     state.apply_action(state.parse_action(text))
+        >>> str(state.rollout_action(random.Random(0)))
+        'topple nani'
+
+        Raises:
+            IllegalActionError: the game is over.
+        """
+        if self._phase != _PLAY or rng.random() < _EXPLORE:
+            return self.random_action(rng)
+        player = self._player
+        hand = self._hands[player]
+        line = self._line
+        size = len(line)
+        secrets = self._secrets
+        mine = secrets[player]
+        pos = [-1] * NUM_TIKIS
+        for index in range(size):
+            pos[line[index]] = index
+        others: list[int] = []
+        for seat in self._seats:
+            if seat != player:
+                others.append(secrets[seat])
+        weight = 1.0 / len(others)
+        best = 0.0
+        best_id = -1
+        # Up cards on the mover's own tikis.
+        for tiki in SECRET_CARDS[mine]:
+            at = pos[tiki]
+            for kind in range(3):
+                if hand[kind] and at > kind:
+                    to = at - kind - 1
+                    gain = _card_gain(mine, pos, tiki, at, to)
+                    for card in others:
+                        gain -= weight * _card_gain(card, pos, tiki, at, to)
+                    if gain > best:
+                        best, best_id = gain, kind * NUM_TIKIS + tiki
+        if hand[TOPPLE]:
+            # Topple on the others' tikis and on the tiki just above each of the mover's (never
+            # the bottom one: it would not move).
+            last = size - 1
+            targets: list[int] = []
+            for card in others:
+                targets += SECRET_CARDS[card]
+            for tiki in SECRET_CARDS[mine]:
+                if pos[tiki] > 0:
+                    targets.append(line[pos[tiki] - 1])
+            for tiki in targets:
+                at = pos[tiki]
+                if 0 <= at < last:
+                    gain = _card_gain(mine, pos, tiki, at, last)
+                    for card in others:
+                        gain -= weight * _card_gain(card, pos, tiki, at, last)
+                    if gain > best:
+                        best, best_id = gain, TOPPLE * NUM_TIKIS + tiki
+        if hand[TOAST] and self._left[player] != self._full:
+            at = size - 1
+            tiki = line[at]
+            gain = -_toast_loss(mine, tiki, at)
+            for card in others:
+                gain += weight * _toast_loss(card, tiki, at)
+            if gain > best:
+                return self._lay.toast
+        if best_id < 0:
+            return self.random_action(rng)
+        return self._lay.table.actions[best_id]
+
     def _viewer(self, action: TikiToppleAction) -> int | None:
         # Only secret cards have a hidden part: the seat being dealt sees it.
         return self._seats[self._deal] if self._phase == _SECRET else None
@@ -567,6 +681,74 @@ class TikiToppleState(State[TikiToppleAction, "TikiTopple", "TikiToppleObservati
         if len(winners) == players:
             return [0.0] * players
         return [1.0 if seat in winners else -1.0 for seat in range(players)]
+
+    def evaluate(self) -> list[float]:
+        """Each player's chances as a guess in [−1, 1] — a heuristic for search bots, not a
+        rule: the returns once the game is over, else each player's lead over the best of the
+        others, in points, through ``tanh(lead / (6·√R))``.
+
+        A player's points are its game total plus a guess of what its secret card will score
+        this round: what it would score at the line's current order, weighted by the share
+        ``f`` of the round's cards already played, plus its tikis' potential (``_POTENTIAL``,
+        as the rollout policy weighs them), weighted by ``1 − f`` — early in a round, the line
+        says little about its end, and a tiki close to its place counts for some of it; ``R``
+        is the number of rounds still to play after this one (none in a tiebreak, one under
+        ``target_score``, where the end is not known), plus ``1 − f`` and 0.05 — between rounds,
+        the rounds left. A lead counts for more the less is left to play: 6 points with one
+        round to play are worth tanh(1) ≈ 0.76.
+
+        It reads every secret card: a search bot calls it on worlds drawn from its observation,
+        never on the true state.
+
+        >>> import tikigames
+        >>> state = tikigames.load("tiki_topple").new_initial_state()
+        >>> for text in ["line nani,wikiwiki,huhu,lokahi,akamai,nui,hookipa,kapu,eepo",
+        ...              "secret 0", "secret 24", "up1 eepo", "up1 kapu"]:
+        ...     state.apply_action(state.parse_action(text))
+        >>> [round(value, 3) for value in state.evaluate()]  # 9 points at this order against 2
+        [0.462, -0.462]
+        """
+        phase = self._phase
+        if phase == _OVER:
+            return self.returns()
+        lay = self._lay
+        rules = lay.rules
+        n = lay.players
+        totals = [float(points) for points in self._scores]
+        if self._tiebreaks or len(self._seats) < n:
+            later = 0.0
+        elif rules.target_score is not None:
+            later = 1.0
+        else:
+            later = float(rules.rounds - self._round)
+        if phase == _LINE:
+            spread = later + 1.0  # the next round is not dealt yet
+        else:
+            line = self._line
+            secrets = self._secrets
+            seats = self._seats
+            hands = self._left
+            left = 0
+            for seat in seats:
+                left += hands[seat]
+            rest = left / (self._full * len(seats))
+            played = 1.0 - rest
+            for seat in seats:
+                card = secrets[seat]
+                if card >= 0:
+                    totals[seat] += played * score_card(card, line) + rest * _card_potential(
+                        card, line
+                    )
+            spread = later + rest + _SPREAD_FLOOR
+        scale = _ROUND_SPREAD * sqrt(spread)
+        values = [0.0] * n
+        for seat in range(n):
+            best = -1.0
+            for other in range(n):
+                if other != seat and totals[other] > best:
+                    best = totals[other]
+            values[seat] = tanh((totals[seat] - best) / scale)
+        return values
 
     def result_text(self) -> str | None:
         """Who won, and with how many points (``None`` before the end): ``player 1 wins with
@@ -838,3 +1020,39 @@ def _turn_order(seats: tuple[int, ...], players: int) -> tuple[tuple[int, ...], 
             preceding[seat] = seats[index - 1]
         order = _TURN_ORDERS[key] = (tuple(following), tuple(preceding))
     return order
+
+
+def _card_gain(card: int, pos: list[int], tiki: int, at: int, to: int) -> float:
+    """How much secret card ``card``'s potential (``_POTENTIAL``) changes when ``tiki`` moves
+    from position ``at`` to ``to`` — ``to < at``: an Up card, the tikis it passes drop one
+    place; ``to > at``: a Topple to the bottom, the tikis below rise one place. ``pos`` is each
+    tiki's position (−1 once toasted). A heuristic for the rollout policy, not a rule."""
+    gain = 0.0
+    for slot, mine in enumerate(SECRET_CARDS[card]):
+        where = pos[mine]
+        if where >= 0:
+            weights = _POTENTIAL[slot]
+            if mine == tiki:
+                gain += weights[to] - weights[where]
+            elif to <= where < at:
+                gain += weights[where + 1] - weights[where]
+            elif at < where <= to:
+                gain += weights[where - 1] - weights[where]
+    return gain
+
+
+def _card_potential(card: int, line: list[int]) -> float:
+    """Secret card ``card``'s potential on ``line`` (``_POTENTIAL``: its tikis' worth where
+    they stand). A heuristic for the evaluation, not a rule."""
+    total = 0.0
+    for slot, tiki in enumerate(SECRET_CARDS[card]):
+        if tiki in line:
+            total += _POTENTIAL[slot][line.index(tiki)]
+    return total
+
+
+def _toast_loss(card: int, tiki: int, at: int) -> float:
+    """What secret card ``card``'s potential loses when ``tiki``, at position ``at`` (the
+    bottom), is toasted. A heuristic for the rollout policy, not a rule."""
+    slot = _SLOTS[card][tiki]
+    return _POTENTIAL[slot][at] if slot >= 0 else 0.0
