@@ -28,7 +28,8 @@ games a pairing, 10 ms a move). The bots page's table was measured with
 ``--games 40 --seconds 0.05 --workers 2`` on a quiet 2-core machine.
 Needs the ``[openspiel]`` extra (for the ``openspiel`` seat).
 
-Run: python examples/strength_ladder.py [--games N] [--seconds S] [--workers W] [GAME ...]
+Run: python examples/strength_ladder.py [--games N] [--seconds S] [--workers W] [--save DIR]
+        [GAME ...]
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import math
 import random
 import statistics
 import sys
+from pathlib import Path
 from typing import Any
 
 import tikigames
@@ -63,6 +65,11 @@ def ladder_command(name: str, games: int, seconds: float, workers: int) -> list[
     command += ["--players", f"random,{kind}:before,{kind},openspiel"]
     command += ["--games", str(games), "--workers", str(workers), "--seed", "2026"]
     command += ["-b", f"seconds={seconds}"]
+    game = tikigames.load(name)
+    if any(spec.name == "players" for spec in game.option_specs):
+        # The round robin is head to head unless told: the game's default count of seats (in
+        # Tac-Tik's four, each bot of a pairing is a team of two partners).
+        command += ["-o", f"players={game.num_players}"]
     for key, value in settings.items():
         command += ["-b", f"{kind}:before.{key}={'none' if value is None else value}"]
     return [*command, "--json", "--quiet"]
@@ -104,7 +111,7 @@ def iterations_a_move(bot: SearchBot | OpenSpielBot, observations: list[Any]) ->
     return statistics.median(counts)
 
 
-def run(name: str, games: int, seconds: float, workers: int) -> None:
+def run(name: str, games: int, seconds: float, workers: int, save: str | None = None) -> None:
     command = ladder_command(name, games, seconds, workers)
     print("$", " ".join(command), flush=True)
     out = io.StringIO()
@@ -112,6 +119,8 @@ def run(name: str, games: int, seconds: float, workers: int) -> None:
     if status:
         sys.exit(f"the arena failed (status {status})")
     result = json.loads(out.getvalue())
+    if save:  # the arena's whole answer, for a later look
+        Path(save, f"ladder-{name}.json").write_text(out.getvalue())
     kind, settings = BEFORE[name]
     game = tikigames.load(name)
     cls = MCTSBot if kind == "mcts" else ISMCTSBot
@@ -136,7 +145,12 @@ def run(name: str, games: int, seconds: float, workers: int) -> None:
         )
     for rating in result["ratings"]:
         low, high = rating["elo_ci"]
-        print(f"  {rating['label']:>14}  Elo {rating['elo']:+6.0f}  [{low:+.0f}, {high:+.0f}]")
+        label = rating["label"]
+        spent = result["bots"][label]["seconds_per_move"]
+        print(
+            f"  {label:>14}  Elo {rating['elo']:+6.0f}  [{low:+.0f}, {high:+.0f}]"
+            f"  {spent:.3f} s a move"
+        )
 
 
 def main() -> None:
@@ -145,9 +159,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=0.01)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--save", metavar="DIR", help="write each arena's JSON there")
     args = parser.parse_args()
     for name in args.names:
-        run(name, args.games, args.seconds, args.workers)
+        run(name, args.games, args.seconds, args.workers, args.save)
 
 
 if __name__ == "__main__":
