@@ -135,8 +135,10 @@ def test_the_shards_follow_the_documented_schema(reference: Path) -> None:
 
 
 def test_seeded_records_are_pinned(tmp_path: Path) -> None:
-    """The digest of a run's records computed before self-play moved onto the runner."""
-    selfplay(GAME, BOT, 4, 7, tmp_path, shard_games=2)
+    """The digest of a run's records computed before self-play moved onto the runner (the bot
+    set to play as it did then, before game knowledge: see tests/bots/test_baseline.py)."""
+    before = ISMCTSBot(iterations=6, rollout="uniform", evaluation="returns", max_rollout=200)
+    selfplay(GAME, before, 4, 7, tmp_path, shard_games=2)
     table = read(tmp_path)
     columns = {name: table.column(name).to_pylist() for name in table.column_names}
     text = json.dumps(columns, sort_keys=True).encode()
