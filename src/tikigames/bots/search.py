@@ -169,6 +169,10 @@ def backup(path: Sequence[Node], returns: Sequence[float]) -> None:
             node.total += returns[mover]
 
 
+# A Python class, not a native one: mypyc gives a native class's ``__next__`` returning ``int``
+# the wrong C signature for ``tp_iternext`` (a compile error), and one call per iteration costs
+# nothing beside a playout.
+@mypyc_attr(native_class=False)
 class Budget:
     """The search budget, as an iterator: ``count`` iterations, or — when ``seconds`` is given
     — as many as fit in that many seconds of wall time from its creation (at least one either
